@@ -1032,6 +1032,360 @@ t(lambda: torch.tensor([torch.tensor(1, dtype=torch.int8), 300]))
 t(lambda: torch.tensor([torch.tensor(1., dtype=torch.float16), 2.]))
 t(lambda: torch.tensor([torch.tensor(1., dtype=torch.float64), np.float32(2.)]))
 ''',
+    'numerics': r'''
+F = torch.nn.functional; D = torch.distributions
+torch.manual_seed(0)
+x = torch.randn(64) * 3
+def show(name, t):
+    print(name, t.dtype, t.shape, t.sum().item(), t[:3].tolist())
+show("logsumexp", torch.logsumexp(x.view(8, 8), 1))
+show("softplus", F.softplus(x))
+show("softplus_b", F.softplus(x, beta=2, threshold=5))
+show("logsigmoid", F.logsigmoid(x))
+show("log_softmax", F.log_softmax(x.view(8, 8), -1))
+show("softmax", torch.softmax(x.view(8, 8) / 0.5, 1))
+show("tanh", torch.tanh(x))
+show("atanh", torch.atanh(torch.tanh(x).clamp(-0.999, 0.999)))
+show("log1p", torch.log1p(x.abs()))
+show("expm1", torch.expm1(x / 3))
+show("lgamma", torch.lgamma(x.abs() + 0.1))
+show("digamma", torch.digamma(x.abs() + 0.1))
+show("erf", torch.erf(x))
+show("xlogy", torch.special.xlogy(x.abs(), x.abs() + 1))
+show("entr", torch.special.entr(torch.sigmoid(x)))
+show("normal_lp", D.Normal(x[:32], torch.exp(x[32:] / 5)).log_prob(x.flip(0)[:32]))
+show("normal_ent", D.Normal(x[:32], torch.exp(x[32:] / 5)).entropy())
+show("normal_cdf", D.Normal(0., 1.).cdf(x))
+show("beta_lp", D.Beta(x[:32].abs() + 0.5, x[32:].abs() + 0.5).log_prob(torch.sigmoid(x[:32])))
+show("beta_ent", D.Beta(x[:32].abs() + 0.5, x[32:].abs() + 0.5).entropy())
+show("cat_ent", D.Categorical(logits=x.view(8, 8)).entropy())
+show("cat_lp", D.Categorical(logits=x.view(8, 8)).log_prob(torch.arange(8)))
+show("gamma_lp", D.Gamma(x[:32].abs() + 0.5, 2.0).log_prob(x[32:].abs() + 0.1))
+show("kl_cat", D.kl_divergence(D.Categorical(logits=x.view(8, 8)), D.Categorical(logits=x.flip(0).view(8, 8))))
+show("kl_norm", D.kl_divergence(D.Normal(x[:32], 1.), D.Normal(x[32:], 2.)))
+show("tanh_tr", D.TransformedDistribution(D.Normal(torch.zeros(64), 1.), [D.transforms.TanhTransform()]).log_prob(torch.tanh(x).clamp(-0.99, 0.99)))
+show("huber", F.huber_loss(x, x.flip(0), reduction='none', delta=1.5))
+show("sl1", F.smooth_l1_loss(x, x.flip(0), reduction='none', beta=0.5))
+print(F.smooth_l1_loss(x, x.flip(0)).item(), F.mse_loss(x, x.flip(0)).item(), F.l1_loss(x, x.flip(0)).item(), F.huber_loss(x, x.flip(0)).item())
+print(x.std().item(), x.var().item(), x.mean().item(), ((x - x.mean()) / (x.std() + 1e-8)).sum().item())
+print(torch.std_mean(x.view(8, 8), 1), torch.var_mean(x, unbiased=False))
+print(x.norm().item(), x.view(8, 8).norm(dim=1).tolist()[:2])
+g = 0.99; r = x[:16]; ret = torch.zeros(16); run = 0.
+for i in reversed(range(16)):
+    run = r[i] + g * run; ret[i] = run
+print(ret.tolist()[:4], ret.sum().item())
+print(torch.cumsum(r.flip(0), 0).flip(0)[:3].tolist(), torch.cumprod(torch.full((5,), g), 0).tolist())
+''',
+    'inplace_msgs': r'''
+nn = torch.nn; F = torch.nn.functional
+def t(f):
+    try:
+        r = f(); print(r)
+    except Exception as e:
+        print(type(e).__name__, str(e))
+torch.manual_seed(0)
+actor = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)); critic = nn.Linear(5, 1)
+ao = torch.optim.Adam(actor.parameters()); co = torch.optim.SGD(critic.parameters(), lr=0.1, momentum=0.9)
+s = torch.randn(4, 3)
+a = actor(s); q = critic(torch.cat([s, a], 1))
+co.zero_grad(); (q ** 2).mean().backward(retain_graph=True); co.step()
+t(lambda: (-q.mean()).backward())
+a = actor(s); ao.zero_grad(); l1 = a.pow(2).sum(); l1.backward(retain_graph=True); ao.step()
+t(lambda: a.sum().backward())
+a = actor(s); l1 = a.pow(2).sum(); l1.backward(retain_graph=True); ao.step()
+t(lambda: l1.backward())
+x = torch.randn(3, requires_grad=True)
+y = x.sigmoid(); y.add_(1)
+t(lambda: y.sum().backward())
+y = x.exp(); z = y[1:]; z.mul_(2)
+t(lambda: y.sum().backward())
+y = x * 2; w = y.tanh(); y.zero_()
+t(lambda: w.sum().backward())
+v = torch.randn(2, 2, requires_grad=True); m = v @ v.t(); v.data.add_(1); print(m.grad_fn)
+v2 = torch.randn(2, 2, requires_grad=True).clone(); m2 = v2 @ v2.t(); v2.add_(1)
+t(lambda: m2.sum().backward())
+logits = torch.randn(3, 4, requires_grad=True)
+p = F.softmax(logits, -1); p[:, 0] = 0
+t(lambda: p.sum().backward())
+lp = F.log_softmax(logits, -1); lp.clamp_(min=-2)
+t(lambda: lp.sum().backward())
+r = torch.relu(logits); r.masked_fill_(r > 1, 1)
+t(lambda: r.sum().backward())
+t(lambda: logits.exp_())
+with torch.no_grad(): logits.exp_()
+print(logits._version)
+buf = torch.zeros(3); vals = torch.randn(3, requires_grad=True)
+buf[0] = vals[0] * 2; buf[1] = vals[1]; print(buf, buf.grad_fn)
+buf.sum().backward(); print(vals.grad)
+rets = torch.zeros(4); rew = torch.randn(4, requires_grad=True); run = torch.tensor(0.)
+for i in reversed(range(4)):
+    run = rew[i] + 0.9 * run; rets[i] = run
+print(rets.grad_fn, rets._version)
+rets.sum().backward(); print(rew.grad)
+''',
+    'dist_errors_full': r'''
+D = torch.distributions
+def t(f):
+    try:
+        r = f(); print(r)
+    except Exception as e:
+        print(type(e).__name__, str(e))
+torch.manual_seed(0)
+t(lambda: D.Categorical(torch.tensor([0.2, 0.3])).probs)
+t(lambda: D.Categorical(probs=torch.tensor([0.2, -0.3])))
+t(lambda: D.Categorical(logits=torch.tensor([1., float('nan')])))
+t(lambda: D.Categorical(probs=torch.tensor([[0.5, 0.5]])).sample())
+t(lambda: D.Categorical(probs=torch.tensor([0.5, 0.5])).log_prob(torch.tensor(2)))
+t(lambda: D.Categorical(probs=torch.tensor([0.5, 0.5])).log_prob(torch.tensor(1.)))
+t(lambda: D.Categorical(probs=torch.tensor([0.5, 0.5])).log_prob(torch.tensor(0.5)))
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).log_prob(torch.tensor([0, 1, 1])))
+t(lambda: D.Categorical(logits=torch.randn(3, 2)).log_prob(torch.tensor([0, 1])))
+t(lambda: D.Categorical(logits=torch.randn(3, 2)).log_prob(torch.tensor([[0], [1], [1]])))
+t(lambda: D.Categorical(logits=torch.randn(3, 2)).entropy())
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).logits)
+t(lambda: D.Categorical(logits=torch.tensor([-float('inf'), 2.])).entropy())
+t(lambda: D.Categorical(probs=torch.tensor([0., 1.])).entropy())
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).sample((3,)))
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).sample(3))
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).mode)
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).mean)
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).param_shape)
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).enumerate_support())
+t(lambda: D.Categorical(torch.tensor([1., 2.]), logits=torch.tensor([1., 2.])))
+t(lambda: D.Categorical())
+t(lambda: D.Categorical(logits=torch.tensor(1.)))
+t(lambda: D.Normal(torch.tensor([0.]), torch.tensor([-1.])))
+t(lambda: D.Normal(torch.tensor([0.]), torch.tensor([0.])))
+t(lambda: D.Normal(torch.tensor([0.]), torch.tensor([1.]), validate_args=False).log_prob(torch.tensor([1.])))
+t(lambda: D.Normal(0., 1.).log_prob(1.))
+t(lambda: D.Normal(0, 1).sample())
+t(lambda: D.Normal(torch.tensor([0., 1.]), 1.).log_prob(torch.ones(3)))
+t(lambda: D.Normal(torch.tensor([0., 1.]), torch.ones(3)))
+t(lambda: D.Normal(torch.tensor([float('nan')]), 1.))
+t(lambda: D.Bernoulli(logits=torch.tensor([0.3])).sample())
+t(lambda: D.Bernoulli(probs=torch.tensor([1.3])))
+t(lambda: D.Bernoulli(probs=torch.tensor([0.3])).log_prob(torch.tensor([2.])))
+t(lambda: D.Bernoulli(probs=torch.tensor([0.3])).log_prob(torch.tensor([1])))
+t(lambda: D.Beta(torch.tensor([2.]), torch.tensor([0.])))
+t(lambda: D.OneHotCategorical(logits=torch.tensor([1., 2., 3.])).sample())
+t(lambda: D.RelaxedOneHotCategorical(torch.tensor(0.5), logits=torch.tensor([1., 2., 3.])).rsample())
+t(lambda: D.kl_divergence(D.Categorical(logits=torch.tensor([1., 2.])), D.Categorical(logits=torch.tensor([2., 1.]))))
+t(lambda: D.kl_divergence(D.Normal(0., 1.), D.Normal(1., 2.)))
+t(lambda: D.kl_divergence(D.Normal(0., 1.), D.Categorical(logits=torch.tensor([2., 1.]))))
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).cdf(torch.tensor(0)))
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).rsample())
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).perplexity())
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).expand((3,)).sample())
+t(lambda: D.Categorical(logits=torch.tensor([1., 2.])).variance)
+t(lambda: D.Normal(torch.zeros(2), torch.ones(2)).expand((3, 2)))
+t(lambda: D.Normal(torch.zeros(2), torch.ones(2)).stddev)
+t(lambda: D.Normal(torch.zeros(2), 2.).variance)
+t(lambda: D.Normal(torch.zeros(2), 2.).icdf(torch.tensor([0.1, 0.9])))
+t(lambda: D.Normal(torch.zeros(2), 2.).icdf(torch.tensor([1.1, 0.9])))
+t(lambda: D.Uniform(-1., 1.).sample((2,)))
+t(lambda: D.Uniform(-1., 1.).log_prob(torch.tensor(2.)))
+t(lambda: D.Uniform(1., -1.))
+t(lambda: D.TransformedDistribution(D.Normal(0., 1.), [D.transforms.TanhTransform(cache_size=1)]).rsample((2,)))
+t(lambda: D.TransformedDistribution(D.Normal(torch.zeros(2), 1.), [D.transforms.TanhTransform()]).log_prob(torch.tensor([0.5, -0.2])))
+t(lambda: D.TransformedDistribution(D.Normal(torch.zeros(2), 1.), [D.transforms.TanhTransform()]).log_prob(torch.tensor([1.0, -0.2])))
+''',
+    'samplers': r'''
+D = torch.distributions
+torch.manual_seed(0)
+print(D.Dirichlet(torch.full((5,), 0.3)).sample())
+print(D.Dirichlet(torch.tensor([[0.3, 0.3, 0.3], [1., 2., 3.]])).sample((2,)))
+print(D.Gamma(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 3.0])).sample((3,)))
+print(D.Poisson(torch.tensor([0.5, 4.0, 20.0])).sample((2,)))
+print(D.Exponential(torch.tensor([1.0, 0.1])).sample((3,)))
+print(D.Geometric(probs=torch.tensor([0.3, 0.9])).sample((3,)))
+print(D.Binomial(10, torch.tensor([0.2, 0.7])).sample((2,)))
+print(D.Multinomial(5, torch.tensor([0.2, 0.3, 0.5])).sample((2,)))
+print(D.Laplace(0., 1.).sample((3,)), D.Cauchy(0., 1.).sample((2,)), D.Gumbel(0., 1.).sample((2,)))
+print(D.LogNormal(0., 0.5).sample((2,)), D.StudentT(3.).sample((2,)), D.Chi2(torch.tensor([2.])).sample((2,)))
+print(D.Uniform(torch.zeros(2), torch.ones(2)).rsample((2,)), D.Bernoulli(0.3).sample((4,)))
+print(D.RelaxedBernoulli(torch.tensor(0.5), probs=torch.tensor([0.3, 0.6])).rsample())
+print(D.VonMises(torch.tensor(0.), torch.tensor(2.)).sample((3,)))
+print(D.Weibull(torch.tensor(1.), torch.tensor(2.)).sample((2,)))
+print(D.LowRankMultivariateNormal(torch.zeros(3), torch.ones(3, 1), torch.ones(3)).sample())
+print(D.NegativeBinomial(5, torch.tensor([0.3])).sample((3,)))
+print(D.ContinuousBernoulli(probs=torch.tensor([0.3])).sample((2,)))
+print(D.Kumaraswamy(torch.tensor(2.), torch.tensor(3.)).sample((2,)))
+print(D.HalfNormal(1.).sample((2,)), D.HalfCauchy(1.).sample((2,)), D.Pareto(1., 2.).sample((2,)))
+print(torch.poisson(torch.tensor([1.0, 5.0])), torch._standard_gamma(torch.tensor([0.5, 3.0])), torch._sample_dirichlet(torch.tensor([0.5, 0.5])))
+g = torch.Generator().manual_seed(3)
+print(torch.randn(2, generator=g), torch.rand(2, generator=g, dtype=torch.float64), torch.randperm(6, generator=g), torch.multinomial(torch.ones(4), 2, generator=g))
+print(torch.empty(3).exponential_(), torch.empty(3).geometric_(0.5), torch.empty(3).log_normal_(), torch.empty(3).cauchy_(), torch.empty(2, dtype=torch.long).random_(10), torch.empty(3).uniform_(-1, 1), torch.empty(3).normal_(2, 0.5))
+''',
+    'agent_repr': r'''
+import io, copy, collections
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+class Agent(nn.Module):
+    def __init__(self, obs, act, hidden=(8, 8)):
+        super().__init__()
+        layers = []; last = obs
+        for h in hidden:
+            layers += [nn.Linear(last, h), nn.Tanh()]; last = h
+        self.body = nn.Sequential(*layers)
+        self.heads = nn.ModuleDict({'pi': nn.Linear(last, act), 'v': nn.Linear(last, 1)})
+        self.log_std = nn.Parameter(torch.zeros(act))
+        self.extra = nn.ParameterList([nn.Parameter(torch.ones(2)), nn.Parameter(torch.zeros(1))])
+        self.towers = nn.ModuleList([nn.Linear(2, 2) for _ in range(2)])
+        self.register_buffer('obs_mean', torch.zeros(obs)); self.register_buffer('count', torch.tensor(0, dtype=torch.long))
+        self.register_buffer('tmp', torch.zeros(1), persistent=False)
+    def forward(self, x):
+        h = self.body(x); return self.heads['pi'](h), self.heads['v'](h).squeeze(-1)
+ag = Agent(3, 2)
+print(ag)
+print(ag.state_dict().keys())
+print(ag.state_dict()['count'], ag.state_dict()['log_std'])
+print(sum(p.numel() for p in ag.parameters()), sum(p.numel() for p in ag.parameters() if p.requires_grad))
+print([n for n, _ in ag.named_parameters()])
+print([n for n, _ in ag.named_buffers()], [n for n, _ in ag.named_children()])
+print([type(m).__name__ for m in ag.modules()][:6])
+def init(m):
+    if isinstance(m, nn.Linear):
+        nn.init.orthogonal_(m.weight, gain=np.sqrt(2)); nn.init.zeros_(m.bias)
+ag.apply(init); print(ag.heads['pi'].weight)
+print(ag.extra, ag.extra[0])
+print(ag.heads, ag.towers[1])
+print(repr(ag.log_std))
+sd = ag.state_dict(keep_vars=True); print(sd['log_std'].requires_grad, type(sd).__name__)
+opt = torch.optim.Adam(ag.parameters(), lr=3e-4)
+pi, v = ag(torch.randn(5, 3)); (pi.sum() + v.sum()).backward(); opt.step()
+osd = opt.state_dict(); print(osd['state'][0].keys(), osd['state'][0]['step'], len(osd['state']))
+print(osd['param_groups'])
+buf = io.BytesIO(); torch.save({'agent': ag.state_dict(), 'opt': osd, 'hp': {'gamma': 0.99}}, buf); buf.seek(0)
+ck = torch.load(buf, map_location='cpu', weights_only=True); print(ck['hp'], ck['agent']['count'])
+ag2 = Agent(3, 2); print(ag2.load_state_dict(ck['agent']))
+print(torch.equal(ag2.log_std, ag.log_std), ag2.tmp)
+ag3 = copy.deepcopy(ag); print(ag3.log_std is ag.log_std, torch.equal(ag3.heads.v.weight, ag.heads.v.weight))
+ag.requires_grad_(False); print(ag.log_std.requires_grad, ag.training, ag.eval().training)
+print(ag.heads['v'].weight.shape, ag.get_submodule('heads.v'), ag.get_parameter('extra.0'))
+print(nn.Sequential(collections.OrderedDict([('fc', nn.Linear(2, 2)), ('act', nn.ReLU())])))
+print(ag.count + 1, (ag.count + 1).dtype)
+ag.count += 1; print(ag.count, ag.state_dict()['count'])
+print(ag.extra_repr(), nn.Linear(2, 3, bias=False), nn.Dropout(0.1), nn.LSTM(2, 3, num_layers=2, batch_first=True), nn.Conv2d(4, 32, 8, stride=4), nn.Flatten(), nn.Identity(), nn.Softmax(dim=-1), nn.LayerNorm(4), nn.Embedding(10, 3))
+''',
+    'gym_mistakes': r'''
+def t(f):
+    try:
+        r = f(); print(r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0][:300])
+obs = np.array([0.1, -0.2, 0.03, 0.4], dtype=np.float32)
+reset_out = (obs, {})
+step_out = (obs, 1.0, False, False, {})
+t(lambda: torch.tensor(reset_out))
+t(lambda: torch.tensor(step_out))
+t(lambda: torch.FloatTensor(reset_out))
+t(lambda: torch.as_tensor(reset_out))
+t(lambda: torch.tensor([obs, {}]))
+t(lambda: torch.tensor({}))
+t(lambda: torch.tensor([{}]))
+t(lambda: torch.tensor([obs, obs[:2]]))
+t(lambda: torch.tensor([[1, 2], np.array([3, 4])]))
+t(lambda: torch.tensor([np.array([3, 4]), [1, 2]]))
+t(lambda: torch.tensor([obs, None]))
+t(lambda: torch.tensor([1.0, None]))
+t(lambda: torch.tensor((1.0, False)))
+t(lambda: torch.tensor(np.array([obs, obs], dtype=object)))
+t(lambda: torch.tensor(np.array([1, 'a'], dtype=object)))
+t(lambda: torch.tensor(np.array([1.5, 2], dtype=object)))
+t(lambda: torch.from_numpy(np.array([1.5, 2], dtype=object)))
+t(lambda: torch.tensor(np.array([[obs], [obs]])).shape)
+t(lambda: torch.tensor([obs.tolist(), obs]).dtype)
+t(lambda: torch.tensor(obs[None]).shape)
+t(lambda: torch.tensor(np.float64(1.5)).dtype)
+t(lambda: torch.tensor([np.int64(1), 2.5]).dtype)
+t(lambda: torch.tensor(np.int32(3)).dtype)
+t(lambda: torch.tensor([np.uint8(3)]).dtype)
+t(lambda: torch.tensor(np.array(3, dtype=np.uint32)).dtype)
+t(lambda: torch.tensor(np.array([3], dtype=np.uint64)))
+t(lambda: torch.tensor(np.array([3], dtype=np.float16)))
+t(lambda: torch.tensor(np.array(['a'])))
+t(lambda: torch.tensor(np.array([1 + 2j])))
+t(lambda: torch.tensor(np.array([True, False])).dtype)
+t(lambda: torch.tensor(np.datetime64('2020-01-01')))
+a = torch.tensor([1, 0]).numpy(); print(a, a.dtype, a[0].item(), type(a[0]).__name__)
+act = torch.tensor(2); print(int(act), act.numpy(), type(act.numpy()).__name__, act.numpy().shape, act.tolist())
+print([10, 20, 30][act], [10, 20, 30][torch.tensor([1])[0]])
+t(lambda: [10, 20, 30][torch.tensor([1])])
+t(lambda: [10, 20, 30][torch.tensor(1.)])
+t(lambda: range(5)[torch.tensor(2)])
+t(lambda: np.arange(5)[torch.tensor(2)])
+t(lambda: np.arange(5)[torch.tensor([1, 2])])
+t(lambda: np.zeros(3)[torch.tensor(True)])
+t(lambda: "abc"[torch.tensor(1)])
+t(lambda: np.array(torch.tensor([1., 2.]), dtype=np.float64))
+t(lambda: np.asarray(torch.tensor([1., 2.])).dtype)
+t(lambda: np.float32(torch.tensor(1.5)))
+t(lambda: np.clip(torch.tensor([1., 5.]), 0, 2))
+t(lambda: np.argmax(torch.tensor([1., 5.])))
+t(lambda: np.random.RandomState(0).choice(3, p=torch.softmax(torch.tensor([1., 2., 3.]), 0).numpy()))
+t(lambda: np.random.RandomState(0).choice(3, p=torch.softmax(torch.tensor([1., 2., 3.]), 0)))
+t(lambda: np.exp(torch.tensor([1.])))
+t(lambda: np.sum(torch.tensor([1., 2.])))
+t(lambda: math.exp(torch.tensor(1.)) if False else __import__('math').exp(torch.tensor(1.)))
+t(lambda: __import__('math').sqrt(torch.tensor([4.])))
+t(lambda: __import__('math').isnan(torch.tensor(float('nan'))))
+t(lambda: __import__('math').floor(torch.tensor(2.5)))
+t(lambda: __import__('math').ceil(torch.tensor(2.5)))
+t(lambda: divmod(torch.tensor(7), 2))
+t(lambda: abs(torch.tensor(-2.)))
+t(lambda: pow(2, torch.tensor(3)))
+t(lambda: torch.tensor(7) % 3)
+t(lambda: 7 // torch.tensor(2))
+''',
+    'scatter_counts': r'''
+def t(f):
+    try:
+        r = f(); print(r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0][:300])
+torch.manual_seed(0)
+a = torch.tensor([2, 0, 1, 2])
+t(lambda: torch.zeros(4, 3).scatter_(1, a.unsqueeze(1), 1))
+t(lambda: torch.zeros(4, 3).scatter_(1, a.unsqueeze(1), 1.0))
+t(lambda: torch.zeros(4, 3).scatter(1, a.unsqueeze(1), torch.ones(4, 1)))
+t(lambda: torch.zeros(4, 3).scatter_(1, a.unsqueeze(1).float(), 1))
+t(lambda: torch.zeros(4, 3).scatter_(1, a, 1))
+t(lambda: torch.zeros(4, 3).scatter_(1, a.unsqueeze(1), torch.ones(4, 1, dtype=torch.long)))
+t(lambda: torch.zeros(4, 3, dtype=torch.long).scatter_(1, a.unsqueeze(1), 1.5))
+t(lambda: torch.zeros(4, 3).scatter_(1, torch.tensor([[3], [0], [0], [0]]), 1))
+t(lambda: torch.zeros(4, 3).scatter_(1, a.unsqueeze(1), 2, reduce='add'))
+t(lambda: torch.zeros(4, 3).scatter_add_(1, a.unsqueeze(1), torch.ones(4, 1)))
+t(lambda: torch.zeros(4, 3).scatter_reduce_(1, a.unsqueeze(1), torch.ones(4, 1) * 3, reduce='amax'))
+t(lambda: torch.zeros(3).index_add_(0, a, torch.ones(4)))
+t(lambda: torch.zeros(3).index_add_(0, a.int(), torch.ones(4)))
+t(lambda: torch.zeros(3).index_add_(0, a.float(), torch.ones(4)))
+t(lambda: torch.zeros(3, dtype=torch.long).index_put_((a,), torch.tensor(1), accumulate=True))
+t(lambda: torch.zeros(3).index_put_((a,), torch.tensor(1.), accumulate=False))
+t(lambda: torch.zeros(3).put_(a, torch.ones(4), accumulate=True))
+t(lambda: torch.bincount(a))
+t(lambda: torch.bincount(a, minlength=5))
+t(lambda: torch.bincount(a, weights=torch.tensor([0.5, 1., 1., 2.])))
+t(lambda: torch.bincount(a.float()))
+t(lambda: torch.bincount(torch.tensor([-1, 2])))
+t(lambda: torch.bincount(a.view(2, 2)))
+t(lambda: a.unique(return_counts=True))
+t(lambda: torch.unique(a, sorted=False, return_inverse=True))
+t(lambda: torch.histc(torch.tensor([1., 2, 1, 4]), bins=4, min=0, max=4))
+t(lambda: torch.histc(a, bins=3))
+t(lambda: torch.histogram(torch.tensor([1., 2, 1, 4]), bins=2))
+Q = torch.zeros(5, 3)
+s = np.int64(2); act = np.int64(1)
+Q[s, act] = 1.5; Q[s][0] = 0.5; print(Q[s], Q[s].max(), Q[s].argmax(), Q[s, :].max().item())
+Q[np.array([0, 1]), np.array([2, 2])] += 1; print(Q)
+Q[torch.tensor(4)] = torch.tensor([1., 2., 3.]); print(Q[4])
+Q[[1, 1], [0, 0]] += 1; print(Q[1])
+t(lambda: Q.index_put_((torch.tensor([1, 1]), torch.tensor([0, 0])), torch.tensor(1.), accumulate=True)[1])
+counts = torch.zeros(5, dtype=torch.long); counts[a] += 1; print(counts)
+counts.index_add_(0, a, torch.ones_like(a)); print(counts)
+t(lambda: counts.index_add_(0, a, torch.ones(4)))
+visit = torch.zeros(5); visit[torch.tensor([True, False, True, False, False])] = 3; print(visit)
+print(1 / torch.sqrt(visit + 1))
+''',
     'reinforce': r'''
 nn = torch.nn; F = torch.nn.functional
 Categorical = torch.distributions.Categorical
@@ -1692,9 +2046,75 @@ for i, p in zip(idxs, new_p): tree.update(i, p)
 print(round(tree.total(), 4), new_p.dtype, type(new_p[0]).__name__, loss.grad_fn.name())
 print(weights.numpy().dtype, torch.from_numpy(w).dtype, torch.from_numpy(w).float().dtype)
 ''',
+    'trpo': r'''
+nn = torch.nn; F = torch.nn.functional; D = torch.distributions
+torch.manual_seed(0)
+pol = nn.Sequential(nn.Linear(4, 16), nn.Tanh(), nn.Linear(16, 3))
+s = torch.randn(32, 4); a = torch.randint(0, 3, (32,)); adv = torch.randn(32)
+with torch.no_grad():
+    old_logits = pol(s); old_logp = D.Categorical(logits=old_logits).log_prob(a)
+def flat_grad(y, params, **kw):
+    g = torch.autograd.grad(y, params, **kw)
+    return torch.cat([t.reshape(-1) for t in g])
+def surrogate():
+    logp = D.Categorical(logits=pol(s)).log_prob(a)
+    return (torch.exp(logp - old_logp) * adv).mean()
+def kl():
+    return D.kl_divergence(D.Categorical(logits=old_logits), D.Categorical(logits=pol(s))).mean()
+params = list(pol.parameters())
+L = surrogate(); g = flat_grad(L, params, retain_graph=True)
+print(L, g.shape, g.norm())
+d_kl = flat_grad(kl(), params, create_graph=True)
+print(d_kl.norm() < 1e-6, d_kl.grad_fn)
+def Fvp(v):
+    return flat_grad((d_kl * v).sum(), params, retain_graph=True) + 0.1 * v
+def cg(Avp, b, iters=10, tol=1e-10):
+    x = torch.zeros_like(b); r = b.clone(); p = b.clone(); rr = torch.dot(r, r)
+    for i in range(iters):
+        Ap = Avp(p); alpha = rr / torch.dot(p, Ap)
+        x += alpha * p; r -= alpha * Ap; new_rr = torch.dot(r, r)
+        if new_rr < tol: break
+        p = r + (new_rr / rr) * p; rr = new_rr
+    return x
+step = cg(Fvp, g, iters=5)
+shs = 0.5 * (step * Fvp(step)).sum(0, keepdim=True)
+lm = torch.sqrt(shs / 0.01); full = step / lm[0]
+print(f"{shs.item():.4f} {lm.item():.4f} {full.norm().item():.4f}")
+old = torch.nn.utils.parameters_to_vector(params).clone()
+for frac in 0.5 ** np.arange(4):
+    torch.nn.utils.vector_to_parameters(old + frac * full, params)
+    with torch.no_grad():
+        newL = surrogate(); k = kl()
+    print(f"{frac:.3f} {newL.item():.4f} {k.item():.5f}")
+    if k <= 0.01 and newL > L: break
+print(torch.autograd.functional.jacobian(lambda x: torch.tanh(x) * 2, torch.tensor([0.5, -1.0])))
+print(torch.autograd.functional.hessian(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0])))
+print(torch.autograd.functional.vjp(lambda x: x.exp(), torch.tensor([0., 1.]), torch.tensor([1., 1.])))
+print(torch.autograd.functional.hvp(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0])))
+''',
 }
 
-BUGS = {}
+BUGS = {
+    'dot_blas_order': (
+        "torch.dot of float32 vectors adds in MKL's order; ember's dot and matmul add in "
+        "OpenBLAS's (README), so a discounted return taken with a dot product differs from "
+        "torch's in the last bits",
+        r'''
+torch.manual_seed(0)
+r = torch.randn(64)[:16] * 3
+disc = torch.tensor([0.99 ** i for i in range(16)])
+print(torch.dot(disc, r).item(), (disc @ r).item())
+'''),
+    'signed_zero_ties': (
+        "which of +0 and -0 a max/min/amax/maximum returns follows torch's kernels (the "
+        "scalar std::max keeps the first, a vector max the second lane's, so the answer "
+        "depends on lengths and lanes); ember's NumPy kernels choose otherwise",
+        r'''
+t = torch.tensor([0.0, -0.0])
+print(t.max(), t.amax(), torch.maximum(t[0], t[1]), t.median())
+print(torch.tensor([0.0, -0.0], dtype=torch.float16).amax(), t.double().amin())
+'''),
+}
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS,
                                                                             at_least=20)
