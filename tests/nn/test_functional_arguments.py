@@ -327,3 +327,53 @@ def test_a_conv_module_lists_all_seven_arguments_and_names_parameters():
     with pytest.raises(TypeError) as info:       # (the function lists what it was given)
         F.conv2d(None, conv.weight)
     assert "got (NoneType, Parameter)," in str(info.value).splitlines()[0]
+
+
+# -- NumPy integers where ints are taken (gymnasium's `env.action_space.n` is one) ---------------
+
+I2 = np.int64(2)
+
+
+@pytest.mark.parametrize("call, plain", [
+    (lambda x: F.max_pool1d(x, I2), lambda x: F.max_pool1d(x, 2)),
+    (lambda x: F.max_pool1d(x, I2, np.int32(1), return_indices=True)[1],
+     lambda x: F.max_pool1d(x, 2, 1, return_indices=True)[1]),
+    (lambda x: F.avg_pool1d(x, 3, I2, np.int32(1)), lambda x: F.avg_pool1d(x, 3, 2, 1)),
+    (lambda x: F.avg_pool1d(x, torch.tensor(2)), lambda x: F.avg_pool1d(x, 2)),
+    (lambda x: F.adaptive_avg_pool1d(x, I2), lambda x: F.adaptive_avg_pool1d(x, 2)),
+    (lambda x: F.lp_pool1d(x, 2, I2), lambda x: F.lp_pool1d(x, 2, 2)),
+    (lambda x: F.conv1d(x, torch.ones(1, 1, 3), stride=I2, padding=np.int32(1)),
+     lambda x: F.conv1d(x, torch.ones(1, 1, 3), stride=2, padding=1)),
+    (lambda x: F.conv_transpose1d(x, torch.ones(1, 1, 2), stride=I2, output_padding=np.int8(1)),
+     lambda x: F.conv_transpose1d(x, torch.ones(1, 1, 2), stride=2, output_padding=1)),
+    (lambda x: F.max_pool2d(x.view(1, 1, 2, 6), I2), lambda x: F.max_pool2d(x.view(1, 1, 2, 6), 2)),
+    (lambda x: F.avg_pool2d(x.view(1, 1, 2, 6), (I2, I2)),
+     lambda x: F.avg_pool2d(x.view(1, 1, 2, 6), 2)),
+    (lambda x: F.interpolate(x.view(1, 1, 2, 6), size=(I2, np.int32(3))),
+     lambda x: F.interpolate(x.view(1, 1, 2, 6), size=(2, 3))),
+    (lambda x: torch.nn.Conv2d(1, 1, I2, stride=I2, bias=False)(x.view(1, 1, 2, 6)).shape,
+     lambda x: torch.nn.Conv2d(1, 1, 2, stride=2, bias=False)(x.view(1, 1, 2, 6)).shape),
+])
+def test_numpy_integers_are_ints_for_pooling_and_convolution(call, plain):
+    x = torch.arange(12.).view(1, 1, 12)
+    got, expected = call(x), plain(x)
+    if isinstance(got, torch.Size):
+        assert got == expected
+    else:
+        assert got.dtype == expected.dtype and got.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: F.adaptive_avg_pool2d(x, I2), lambda x: F.adaptive_max_pool2d(x, np.int32(1)),
+    lambda x: torch.nn.AdaptiveAvgPool2d(np.int32(1))(x)])
+def test_adaptive_2d_pools_measure_a_numpy_integer_as_torchs_python_does(call):
+    x = torch.arange(24.).view(1, 1, 4, 6)
+    with pytest.raises(TypeError, match=r"^object of type 'numpy\.int(64|32)' has no len\(\)$"):
+        call(x)
+
+
+def test_a_bool_kernel_is_still_refused():
+    x = torch.arange(24.).view(1, 1, 4, 6)
+    with pytest.raises(TypeError, match=r"^max_pool2d\(\): argument 'kernel_size' \(position 2\) "
+                                        r"must be tuple of ints, not bool$"):
+        F.max_pool2d(x, True)

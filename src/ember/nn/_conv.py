@@ -3,6 +3,7 @@ unfold / fold from `_fold.py`. One op, `Convolution` (torch's ConvolutionBackwar
 directions; the weight gradient is a second op, so that gradients of gradients are convolutions
 again. The array kernels live in `_conv_kernels.py` (see NOTE [ Convolution kernels ] there)."""
 import math
+import numpy as np
 
 from .. import _memory_format as _mf
 from .._device import MetaArray, backend_of
@@ -176,6 +177,8 @@ def _expand(value, k, name):
     """An int or a sequence as a k-tuple (a sequence of one value is repeated)."""
     if isinstance(value, int):
         return (value,) * k
+    if isinstance(value, np.integer):   # (`env.action_space.n`: torch's parser takes it)
+        return (int(value),) * k
     if type(value) is tuple and len(value) == k and all(type(v) is int for v in value):
         return value                    # the common case, already normalised
     if not all(map(is_int, value)):     # (the functions' callers word torch's TypeError)
@@ -405,6 +408,8 @@ def _conv(name, k, input, weight, bias, stride, padding, dilation, groups):
 
 
 def _ints(value, k):
+    if isinstance(value, np.integer):
+        value = int(value)
     return (value,) * k if isinstance(value, int) else value
 
 

@@ -27,6 +27,8 @@ def _sizes(value, nd, what):
     """kernel_size / output_size as the C++ op reads them: an int or exactly nd ints."""
     if isinstance(value, int):
         return (value,) * nd
+    if isinstance(value, np.integer):
+        return (int(value),) * nd
     value = tuple(value)
     for pos, v in enumerate(value):
         if not isinstance(v, (int, np.integer)):

@@ -9,7 +9,7 @@ from .. import _dtype
 from .._device import MetaArray, backend_of
 from . import _fractional_pool, _pooling_ops as ops
 from .._tensor import Tensor
-from ._argument_types import int_lists, tensors
+from ._argument_types import int_lists, is_int, tensors
 from ._fractional_pool import *  # noqa: F401,F403
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
@@ -23,12 +23,23 @@ __all__ += _fractional_pool.__all__      # (max_unpool*: _unpooling.py)
 _COUNT = {2: "two", 3: "three"}
 
 
+def _is_one(value):
+    """Whether a size argument is one number: an int (a bool too: the checks refuse it), a
+    NumPy integer (`env.action_space.n`) or a 0-dim integer tensor, as torch's parser takes."""
+    return isinstance(value, int) or is_int(value)
+
+
+def _int(value):
+    """A one-number size as a Python int (a bool stays one, for the checks to refuse)."""
+    return value if isinstance(value, int) else int(value)
+
+
 def _ints(value, n, message, allow_empty=False):
     """An n-tuple from an int or a sequence of 1 or n ints (torch's _pair/_triple rules)."""
     if value is None and allow_empty:
         return None
-    if isinstance(value, int):
-        return (value,) * n
+    if _is_one(value):
+        return (_int(value),) * n
     value = tuple(value)
     if allow_empty and not value:
         return None
@@ -211,10 +222,10 @@ def _max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil
     _check_1d_dims(input, "max_pool1d")
 
     def widen(value, lead):     # a wrong length is left for the 2-d checks to refuse
-        value = (value,) if isinstance(value, int) else tuple(value)
+        value = (_int(value),) if _is_one(value) else tuple(value)
         return (lead,) + value if len(value) == 1 else value
     kernel = widen(kernel_size, 1)
-    empty = stride is None or (not isinstance(stride, int) and not tuple(stride))
+    empty = stride is None or (not _is_one(stride) and not tuple(stride))
     stride = kernel if empty else widen(stride, 1)
     values, indices = _max_pool_nd(input.unsqueeze(-2), 2, kernel, stride, widen(padding, 0),
                                    widen(dilation, 1), ceil_mode)
@@ -224,8 +235,8 @@ def _max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil
 def _one(value, what, allow_none=False):
     if value is None and allow_none:
         return None
-    if isinstance(value, int):
-        return value
+    if _is_one(value):
+        return _int(value)
     value = tuple(value)
     if allow_none and not value:
         return None
@@ -364,15 +375,15 @@ def _avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pa
     _check_1d_dims(input, "avg_pool1d")
 
     def one(value, what):
-        if isinstance(value, int):
-            return value
+        if _is_one(value):
+            return _int(value)
         value = tuple(value)
         if len(value) != 1:
             raise RuntimeError(f"avg_pool1d() argument '{what}' should contain one int "
                                f"(got {len(value)})")
         return value[0]
     k = one(kernel_size, "kernel_size")
-    s = k if stride is None or (not isinstance(stride, int) and not tuple(stride)) \
+    s = k if stride is None or (not _is_one(stride) and not tuple(stride)) \
         else one(stride, "stride")
     p = one(padding, "padding")
     out = _avg_pool_nd(input.unsqueeze(-2), 2, (1, k), (1, s), (0, p), ceil_mode,
@@ -405,6 +416,7 @@ def _with_default(output_size, input, nd):
     """torch's _list_with_default: None entries take the input's size."""
     if isinstance(output_size, int):
         return (output_size,) * nd
+    len(output_size)        # (torch's wrapper measures what is no int: a NumPy int has no len)
     sizes = tuple(output_size)
     if input.ndim <= len(sizes):
         raise ValueError(f"Input dimension should be at least {len(sizes) + 1}")
@@ -488,8 +500,8 @@ def _adaptive_max_nd(input, nd, output_size):
 def _one_size(output_size, name, check_length=True):
     """The one output size of a 1-d adaptive pool: the binding refuses None, torch's kernel
     (after its input dims check) another length than one."""
-    if isinstance(output_size, int):
-        return output_size
+    if _is_one(output_size):
+        return _int(output_size)
     if output_size is None:
         raise TypeError(f"{name}(): argument 'output_size' (position 2) must be tuple of ints, "
                         f"not NoneType")
@@ -563,7 +575,7 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 # -- power-average pooling -----------------------------------------------------------------------
 
 def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd, pool):
-    if nd > 1 and not isinstance(kernel_size, int):
+    if nd > 1 and not _is_one(kernel_size):
         # torch's lp_pool2d/3d unpack kernel_size first (kw, kh = _pair(kernel_size)):
         # Python's ValueError for another length
         if nd == 2:
@@ -578,7 +590,7 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd, pool):
         return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     kernel = _ints(kernel_size, nd, "") if nd > 1 else kernel_size
     out = pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    if nd == 1 and not isinstance(kernel, int):
+    if nd == 1 and not _is_one(kernel):
         # NOTE: torch's lp_pool1d multiplies by kernel_size itself, which only an int passes
         raise TypeError(f"mul(): argument 'other' (position 1) must be Tensor, not "
                         f"{type(kernel).__name__}")

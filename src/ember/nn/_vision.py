@@ -3,6 +3,8 @@ pixel_shuffle / pixel_unshuffle, grid_sample and affine_grid: argument rules, wa
 error texts as torch's; the kernels are in `_vision_ops.py` and `_grid_sample_ops.py`."""
 import math
 
+import numpy as np
+
 from .. import _dtype
 from . import _grid_sample_ops as grid_ops, _vision_ops as ops
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
@@ -24,10 +26,11 @@ _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to a
 
 
 def _is_integer(n):
-    """An int, or a tensor of an integral dtype (what torch accepts in a size tuple)."""
+    """An int, a NumPy integer, or a tensor of an integral dtype (what torch accepts in a size
+    tuple)."""
     if isinstance(n, Tensor):
         return not (n.dtype.is_floating_point or n.dtype.is_complex)
-    return isinstance(n, int)
+    return isinstance(n, (int, np.integer))
 
 
 def _spatial_args(input, size, scale_factor, dim):
@@ -46,7 +49,7 @@ def _spatial_args(input, size, scale_factor, dim):
                 raise TypeError(f"expected size to be one of int or Tuple[int] or Tuple[int, int] "
                                 f"or Tuple[int, int, int], but got size with types "
                                 f"{[type(n) for n in size]}")
-            return list(size), None
+            return [int(n) if isinstance(n, np.integer) else n for n in size], None
         return [size] * dim, None
     if scale_factor is not None:
         if isinstance(scale_factor, (list, tuple)):
