@@ -440,6 +440,19 @@ def test_legacy_alias_of_a_tensor_that_requires_grad_stays_in_the_graph():
     assert z.requires_grad and z.is_leaf and z.grad_fn is None and z._base is w
 
 
+def test_legacy_constructor_of_one_0_dim_tensor_aliases_it_and_refuses_a_device():
+    i = ember.tensor(3)
+    assert ember.Tensor(i).dtype is ember.int64 and ember.Tensor(i).tolist() == 3
+    with pytest.raises(TypeError, match=r"^expected TensorOptions\(dtype=float, "):
+        ember.FloatTensor(i)                # (a 0-dim integer tensor is no size here)
+    assert ember.FloatTensor(3).shape == (3,) and ember.FloatTensor(np.int64(2)).shape == (2,)
+    with pytest.raises(RuntimeError, match=exact(
+            "Legacy tensor constructor of the form torch.Tensor(tensor, device=device) is not "
+            "supported.  Use torch.tensor(...) or torch.as_tensor(...) instead.")):
+        ember.Tensor(ember.ones(2), device="cpu")
+    assert ember.Tensor([1, 2], device="cpu").tolist() == [1., 2.]
+
+
 @pytest.mark.parametrize("cls, given, wanted, got", [
     ("LongTensor", ember.float32, "long int", "float"),
     ("DoubleTensor", ember.float32, "double", "float"),

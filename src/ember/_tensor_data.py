@@ -545,6 +545,12 @@ def legacy_new(cls, args, kwargs, device=None, dtype=None):
         if len(kwargs) > 1 or "device" not in kwargs:     # new() takes only device=
             raise _legacy_new_error(args, kwargs)
         device = kwargs["device"]
+    if len(args) == 1 and isinstance(args[0], Tensor):     # (a 0-dim int one is no size)
+        if kwargs:
+            raise RuntimeError("Legacy tensor constructor of the form torch.Tensor(tensor, "
+                               "device=device) is not supported.  Use torch.tensor(...) or "
+                               "torch.as_tensor(...) instead.")
+        return _legacy_alias(args[0], dtype)
     d = dtype or _dtype.get_default_dtype()
     if not args:
         return _finish(_backend(device).xp.empty((0,), d._np), False)
@@ -552,8 +558,6 @@ def legacy_new(cls, args, kwargs, device=None, dtype=None):
         return empty(*args, dtype=d, device=device)
     if len(args) == 1:
         data = args[0]
-        if isinstance(data, Tensor):
-            return _legacy_alias(data, dtype)
         from ._size import Size
         if isinstance(data, Size):
             return empty(data, dtype=d, device=device)
