@@ -577,9 +577,8 @@ def _legacy_alias(data, d):
     if d is not None and data.dtype is not d:
         raise TypeError(f"expected {_options(d)} (got {_options(data.dtype)})")
     from ._ops.views import alias_of
-    from .autograd.grad_mode import _state
     out = alias_of(data)
-    if data._requires_grad and not _state.enabled:
+    if data._requires_grad and not _grad_state.enabled:
         out.requires_grad_(True)        # (torch's alias made under no_grad still requires it)
     return out
 

@@ -3,6 +3,7 @@ unfold / fold from `_fold.py`. One op, `Convolution` (torch's ConvolutionBackwar
 directions; the weight gradient is a second op, so that gradients of gradients are convolutions
 again. The array kernels live in `_conv_kernels.py` (see NOTE [ Convolution kernels ] there)."""
 import math
+
 import numpy as np
 
 from .. import _memory_format as _mf

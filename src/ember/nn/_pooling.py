@@ -591,7 +591,7 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd, pool):
     kernel = _ints(kernel_size, nd, "") if nd > 1 else kernel_size
     out = pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     if nd == 1 and not _is_one(kernel):
-        # NOTE: torch's lp_pool1d multiplies by kernel_size itself, which only an int passes
+        # NOTE: torch's lp_pool1d multiplies by kernel_size itself, which only a number passes
         raise TypeError(f"mul(): argument 'other' (position 1) must be Tensor, not "
                         f"{type(kernel).__name__}")
     size = math.prod(kernel) if nd > 1 else kernel
