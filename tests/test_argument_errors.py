@@ -212,3 +212,43 @@ def test_isin_lists_its_three_signatures():
         head + "(Tensor, Tensor, invert=int), but expected one of:" + ISIN_SIGNATURES
     assert ember.isin(t, 2).tolist() == [False, True]
     assert ember.isin(1, t).item() is True
+
+
+_CLAMP_METHOD = ("(Tensor min = None, Tensor max = None)\n * (Number min = None, Number max = "
+                 "None)\n")
+_CLAMP_FUNCTION = ("(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)"
+                   "\n * (Tensor input, Number min = None, Number max = None, *, Tensor out = "
+                   "None)\n")
+
+
+@pytest.mark.parametrize("call, text", [
+    # an action clipped to a gym Box's bounds, given as NumPy arrays
+    (lambda a: a.clamp(np.zeros(2), np.ones(2)),
+     "clamp() received an invalid combination of arguments - got (numpy.ndarray, "
+     "numpy.ndarray), but expected one of:\n * (Tensor min = None, Tensor max = None)\n      "
+     "didn't match because some of the arguments have invalid types: (!numpy.ndarray!, "
+     "!numpy.ndarray!)\n * (Number min = None, Number max = None)\n      didn't match because "
+     "some of the arguments have invalid types: (!numpy.ndarray!, !numpy.ndarray!)\n"),
+    (lambda a: a.clamp("x"), "clamp() received an invalid combination of arguments - got "
+     "(str), but expected one of:\n * " + _CLAMP_METHOD),
+    (lambda a: a.clamp_(np.zeros(2)), "clamp_() received an invalid combination of arguments "
+     "- got (numpy.ndarray), but expected one of:\n * " + _CLAMP_METHOD),
+    (lambda a: a.clip([0, 1]), "clip() received an invalid combination of arguments - got "
+     "(list), but expected one of:\n * " + _CLAMP_METHOD),
+    (lambda a: ember.clip(a, [0, 1]), "clip() received an invalid combination of arguments - "
+     "got (Tensor, list), but expected one of:\n * " + _CLAMP_FUNCTION),
+    (lambda a: ember.clamp(a, np.zeros(2)), "clamp() received an invalid combination of "
+     "arguments - got (Tensor, numpy.ndarray), but expected one of:\n * " + _CLAMP_FUNCTION),
+])
+def test_clamp_bounds_that_are_neither_tensors_nor_numbers(call, text):
+    with pytest.raises(TypeError) as info:
+        call(ember.zeros(2))
+    assert str(info.value) == text
+
+
+def test_clip_still_clips():
+    a = ember.tensor([-2., 0.5, 3.])
+    assert ember.clip(a, -1, 1).tolist() == [-1., 0.5, 1.]
+    assert a.clip(max=1).tolist() == [-2., 0.5, 1.]
+    assert ember.clip(a, ember.tensor(0.), ember.tensor(0.75)).tolist() == [0., 0.5, 0.75]
+    assert a.clip_(0, 1) is a and a.tolist() == [0., 0.5, 1.]

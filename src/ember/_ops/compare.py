@@ -256,8 +256,19 @@ def _clamp(input, min, max, out, name, scalar_op, shown=None):
         _parser_error(name, (input,) + bounds, out, shown)
     if min is None and max is None:
         raise RuntimeError(f"torch.{name}: At least one of 'min' or 'max' must not be None")
-    lo = as_operand(min, "min", 2, name) if min is not None else None
-    hi = as_operand(max, "max", 3, name) if max is not None else None
+    try:
+        lo = as_operand(min, "min", 2, name) if min is not None else None
+        hi = as_operand(max, "max", 3, name) if max is not None else None
+    except TypeError:
+        # a bound that is neither: torch's parser lists both overloads (as the method's; a
+        # function's wrapper words it again as the function's)
+        from .argument_errors import parser_error
+        bounds = (min,) if max is None else (min, max)
+        error = parser_error(name, (input,) + bounds, {}, function=False,
+                             shown=(shown or name) + ("_" if isinstance(out, Inplace) else ""))
+        if error is None:
+            raise
+        raise error from None
     tensor_bound = isinstance(lo, Tensor) or isinstance(hi, Tensor)
     if tensor_bound and lo is not None and hi is not None and not (
             isinstance(lo, Tensor) and isinstance(hi, Tensor)):

@@ -172,6 +172,8 @@ SIGNATURES = {
             "(Number exponent, *, Tensor out = None)"],
     "clamp": ["(Tensor min = None, Tensor max = None, *, Tensor out = None)",
               "(Number min = None, Number max = None, *, Tensor out = None)"],
+    "clip": ["(Tensor min = None, Tensor max = None, *, Tensor out = None)",
+             "(Number min = None, Number max = None, *, Tensor out = None)"],
     "clamp_min": ["(Tensor min, *, Tensor out = None)", "(Number min, *, Tensor out = None)"],
     "clamp_max": ["(Tensor max, *, Tensor out = None)", "(Number max, *, Tensor out = None)"],
     "mm": ["(Tensor mat2, *, Tensor out = None)",
