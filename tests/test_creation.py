@@ -438,6 +438,8 @@ def test_legacy_alias_of_a_tensor_that_requires_grad_stays_in_the_graph():
     with ember.no_grad():
         z = ember.Tensor(w)
     assert z.requires_grad and z.is_leaf and z.grad_fn is None and z._base is w
+    n = ember.zeros(1).new(w)                # (Tensor.new is the same legacy constructor)
+    assert n.grad_fn.name() == "AliasBackward0" and n._base is w
 
 
 def test_legacy_constructor_of_one_0_dim_tensor_aliases_it_and_refuses_a_device():

@@ -550,7 +550,7 @@ def legacy_new(cls, args, kwargs, device=None, dtype=None):
             raise RuntimeError("Legacy tensor constructor of the form torch.Tensor(tensor, "
                                "device=device) is not supported.  Use torch.tensor(...) or "
                                "torch.as_tensor(...) instead.")
-        return _legacy_alias(args[0], dtype)
+        return legacy_alias(args[0], dtype)
     d = dtype or _dtype.get_default_dtype()
     if not args:
         return _finish(_backend(device).xp.empty((0,), d._np), False)
@@ -570,12 +570,13 @@ def legacy_new(cls, args, kwargs, device=None, dtype=None):
     raise _legacy_new_error(args, kwargs)
 
 
-def _legacy_alias(data, d):
-    """`Tensor(t)`, `FloatTensor(t)`: `t` itself seen again (an AliasBackward0 view in grad
-    mode, so gradients reach `t`), never converted: a legacy type (`d`) of another dtype is
-    torch's TypeError; `Tensor(t)` takes any dtype."""
+def legacy_alias(data, d):
+    """`Tensor(t)`, `FloatTensor(t)`, `x.new(t)`: `t` itself seen again (an AliasBackward0 view
+    in grad mode, so gradients reach `t`), never converted: a legacy type's or `x`'s dtype
+    (`d`) other than `t`'s is torch's TypeError; `Tensor(t)` (`d` None) takes any dtype."""
     if d is not None and data.dtype is not d:
-        raise TypeError(f"expected {_options(d)} (got {_options(data.dtype)})")
+        raise TypeError(f"expected {_tensor_options(d, data.device)} (got "
+                        f"{_tensor_options(data.dtype, data.device)})")
     from ._ops.views import alias_of
     out = alias_of(data)
     if data._requires_grad and not _grad_state.enabled:
@@ -583,10 +584,12 @@ def _legacy_alias(data, d):
     return out
 
 
-def _options(d):
-    """How torch's C++ prints the options of a CPU tensor of dtype `d`."""
-    return (f"TensorOptions(dtype={d._cpp_name}, device=cpu, layout=Strided, requires_grad=false "
-            f"(default), pinned_memory=false (default), memory_format=(nullopt))")
+def _tensor_options(dtype, device):
+    """How torch's C++ prints the c10::TensorOptions of a tensor of `dtype` on `device` (its
+    "expected TensorOptions(...) (got TensorOptions(...))" errors)."""
+    return (f"TensorOptions(dtype={dtype._cpp_name}, device={device}, layout=Strided, "
+            f"requires_grad=false (default), pinned_memory=false (default), "
+            f"memory_format=(nullopt))")
 
 
 def _legacy_new_error(args, kwargs):

@@ -141,6 +141,7 @@ def new(self, *args, device=None, **kwargs):
     tensor's dtype and device."""
     from .._creation import empty, tensor
     from .._size import Size
+    from .._tensor_data import legacy_alias
     if kwargs:
         got = ", ".join([type(a).__name__ for a in args] +
                         [f"{k}={type(v).__module__.replace('ember', 'torch')}."
@@ -159,9 +160,7 @@ def new(self, *args, device=None, **kwargs):
     if len(args) == 1:
         data = args[0]
         if isinstance(data, Tensor):
-            if data.dtype != self.dtype:
-                raise TypeError(f"expected {_options(self)} (got {_options(data)})")
-            return data.detach()
+            return legacy_alias(data, self.dtype)
         if isinstance(data, Size) or (isinstance(data, tuple) and
                                       all(isinstance(a, int) for a in data)):
             return empty(tuple(data), dtype=self.dtype, device=device)
@@ -170,13 +169,6 @@ def new(self, *args, device=None, **kwargs):
         return tensor(data, dtype=self.dtype, device=device)
     raise TypeError("new() received an invalid combination of arguments - got ("
                     + ", ".join(type(a).__name__ for a in args) + ")")
-
-
-def _options(t):
-    """How torch prints a tensor's c10::TensorOptions."""
-    return (f"TensorOptions(dtype={t.dtype._cpp_name}, device={t.device}, layout=Strided, "
-            f"requires_grad=false (default), pinned_memory=false (default), "
-            f"memory_format=(nullopt))")
 
 
 def _check_loop(self, name):
