@@ -442,6 +442,18 @@ def test_legacy_alias_of_a_tensor_that_requires_grad_stays_in_the_graph():
     assert n.grad_fn.name() == "AliasBackward0" and n._base is w
 
 
+def test_legacy_types_errors_name_them_as_torch():
+    with pytest.raises(TypeError, match=exact("new(): data must be a sequence (got NoneType)")):
+        ember.FloatTensor(None)
+    with pytest.raises(TypeError, match=r"^to\(\) received an invalid combination of arguments "
+                                        r"- got \(torch\.tensortype\), but expected one of:"):
+        ember.zeros(1).to(ember.LongTensor)
+    if not ember.cuda.is_available():
+        with pytest.raises(TypeError, match=exact("type torch.cuda.FloatTensor not available. "
+                                                  "Torch not compiled with CUDA enabled.")):
+            ember.cuda.FloatTensor([1.0])
+
+
 def test_legacy_constructor_of_one_0_dim_tensor_aliases_it_and_refuses_a_device():
     i = ember.tensor(3)
     assert ember.Tensor(i).dtype is ember.int64 and ember.Tensor(i).tolist() == 3

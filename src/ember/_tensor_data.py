@@ -561,7 +561,7 @@ def legacy_new(cls, args, kwargs, device=None, dtype=None):
         from ._size import Size
         if isinstance(data, Size):
             return empty(data, dtype=d, device=device)
-        if isinstance(data, (int, float, complex, bool, np.number)):
+        if data is None or isinstance(data, (int, float, complex, bool, np.number)):
             raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
         return tensor(data, dtype=d, device=device)
     if not _is_int(args[0]):                # (sizes after an int fail in parse_size)

@@ -10,6 +10,8 @@ from . import _warn
 
 
 class _LegacyType(type):
+    _c_type_name = "torch.tensortype"      # (what torch's errors call the legacy types' type)
+
     def __instancecheck__(cls, obj):
         from ._tensor import Tensor
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype and \
@@ -18,7 +20,13 @@ class _LegacyType(type):
     def __call__(cls, *args, **kwargs):
         from ._creation import legacy_new
         from ._tensor import Tensor
-        device = "cuda" if cls._device_type == "cuda" else None
+        device = None
+        if cls._device_type == "cuda":
+            from . import cuda
+            if not cuda.is_available():
+                raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not "
+                                f"compiled with CUDA enabled.")
+            device = "cuda"
         return legacy_new(Tensor, args, kwargs, device, cls.dtype)
 
     def __repr__(cls):

@@ -265,6 +265,9 @@ def type_name(value):
     cls = type(value)
     if cls.__name__ == "Size" and cls.__module__ == "ember":
         return "torch.Size"                     # a C type in torch
+    c_name = getattr(cls, "_c_type_name", None)     # (a class standing for another C type)
+    if c_name is not None:
+        return c_name
     if cls.__module__ == "builtins" or cls.__flags__ & (1 << 9):    # Py_TPFLAGS_HEAPTYPE
         return cls.__name__
     return f"{cls.__module__}.{cls.__qualname__}"
