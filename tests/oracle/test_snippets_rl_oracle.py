@@ -1975,6 +1975,43 @@ t(lambda: a.int().div_(2))
 t(lambda: a.int().div_(2, rounding_mode='floor'))
 t(lambda: a.int() // 2)
 ''',
+    'type_conv': r'''
+def t(f):
+    try:
+        r = f(); print(r, getattr(r, 'dtype', ''))
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0][:300])
+acts = np.array([1, 0, 2], dtype=np.int32)
+t(lambda: torch.LongTensor(acts))
+t(lambda: torch.from_numpy(acts).long())
+t(lambda: torch.tensor(acts).type(torch.LongTensor))
+t(lambda: torch.tensor(acts).type(torch.FloatTensor))
+t(lambda: torch.tensor(acts).type('torch.FloatTensor'))
+t(lambda: torch.tensor(acts).to(torch.LongTensor))
+t(lambda: torch.tensor(acts).type(torch.int64))
+t(lambda: torch.tensor(acts).type())
+t(lambda: isinstance(torch.tensor(acts), torch.IntTensor))
+t(lambda: isinstance(torch.tensor(acts).long(), torch.LongTensor))
+t(lambda: isinstance(torch.zeros(1), torch.Tensor))
+t(lambda: torch.is_tensor(acts))
+t(lambda: torch.is_floating_point(torch.tensor(acts)))
+t(lambda: torch.tensor(acts).is_floating_point())
+t(lambda: torch.numel(torch.tensor(acts)))
+t(lambda: torch.ByteTensor([300]))
+t(lambda: torch.ByteTensor([-1]))
+t(lambda: torch.CharTensor([200]))
+t(lambda: torch.ShortTensor([1.7]))
+t(lambda: torch.HalfTensor([1e5]))
+t(lambda: torch.BFloat16Tensor([1.1]))
+t(lambda: torch.cuda.FloatTensor([1.0]))
+t(lambda: torch.FloatTensor([[1, 2], [3]]))
+t(lambda: torch.FloatTensor('abc'))
+t(lambda: torch.FloatTensor(None))
+t(lambda: torch.FloatTensor([None]))
+t(lambda: torch.FloatTensor(2.5))
+t(lambda: torch.FloatTensor(True))
+t(lambda: torch.FloatTensor(-1))
+''',
     'reinforce': r'''
 nn = torch.nn; F = torch.nn.functional
 Categorical = torch.distributions.Categorical
