@@ -191,3 +191,69 @@ def test_an_n_by_c_input_takes_the_channels_last_backward():
             else:
                 inner = F32(F32(g[r, c] - grad_mean) - F32(d * k))
             assert x.grad[r, c].item() == F32(F32(inner * invstd[c]) * w[c])
+
+
+# -- float16 and bfloat16 inputs (NOTE [ torch's half precision batch norm ]) -------------------
+
+def _half_reference(x, weight, bias, running_mean, running_var, momentum, eps):
+    """(output, saved mean, saved invstd, running mean, running var) of a float16/bfloat16
+    (N, C, L) array with parameters of its dtype, channel by channel, as the NOTE says."""
+    half = x.dtype
+
+    def r(v):
+        return F32(F32(v).astype(half))
+
+    n, c, length = x.shape
+    count = n * length
+    out = np.empty(x.shape, F32)
+    stats = []
+    bf16 = half.name == "bfloat16"
+    m = r(momentum) if bf16 else F32(momentum)
+    for ch in range(c):
+        values = x[:, ch, :].astype(F32).ravel()
+        mean = F32(math.fsum(float(v) for v in values) / count)
+        var_sum = F32(math.fsum(float(F32(v - mean) * F32(v - mean)) for v in values))
+        if bf16:
+            var_sum = r(var_sum)
+            invstd = F32(1 / math.sqrt(float(r(var_sum / F32(count))) + eps))
+            moved_mean = r(r(m * r(mean)) + r(r(F32(1) - m) * F32(running_mean[ch])))
+            moved_var = r(_fused(m, r(var_sum / F32(count - 1)),
+                                 r(r(F32(1) - m) * F32(running_var[ch]))))
+        else:
+            invstd = F32(1 / math.sqrt(float(var_sum / F32(count)) + eps))
+            moved_mean = r(m * mean + (F32(1) - m) * F32(running_mean[ch]))
+            moved_var = r(_fused(m, F32(var_sum / F32(count - 1)),
+                                 F32((F32(1) - m) * F32(running_var[ch]))))
+        alpha = F32(r(invstd) * F32(weight[ch]))
+        beta = F32(F32(bias[ch]) - F32(r(mean) * alpha))
+        out[:, ch, :] = [[_fused(v, alpha, beta) for v in row] for row in x[:, ch, :]]
+        stats.append((r(mean), r(invstd), moved_mean, moved_var))
+    return (out.astype(half),) + tuple(np.array(s, F32).astype(half) for s in zip(*stats))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_batch_norm_follows_the_reference(dtype):
+    rng = np.random.default_rng(7)
+    half = getattr(ember, dtype)._np
+    x = (rng.normal(1, 3, (4, 3, 25))).astype(half)
+    w = rng.uniform(0.5, 1.5, 3).astype(half)
+    b = rng.normal(0, 1, 3).astype(half)
+    rm, rv = rng.uniform(0, 1, 3).astype(half), rng.uniform(1, 2, 3).astype(half)
+    expected = _half_reference(x, w, b, rm, rv, 0.1, 1e-5)
+    tensors = [ember.tensor(a.astype(F32)).to(getattr(ember, dtype)) for a in (x, w, b, rm, rv)]
+    out, mean, invstd = ember.native_batch_norm(*tensors, True, 0.1, 1e-5)
+    assert mean.dtype is invstd.dtype is getattr(ember, dtype)
+    for got, want in zip((out, mean, invstd, tensors[3], tensors[4]), expected):
+        np.testing.assert_array_equal(got.float().numpy(), want.astype(F32))
+
+
+def test_half_input_with_float32_parameters_keeps_float32_statistics():
+    x = ember.tensor([[[1.0, 2.0]], [[4.0, 0.5]]], dtype=ember.bfloat16)
+    w, b = ember.ones(1), ember.zeros(1)
+    out, mean, invstd = ember.native_batch_norm(x, w, b, None, None, True, 0.1, 0.0)
+    assert out.dtype is ember.bfloat16 and mean.dtype is invstd.dtype is ember.float32
+    assert mean.item() == 1.875                         # 7.5 / 4, not rounded to bfloat16
+    var = (0.875 ** 2 + 0.125 ** 2 + 2.125 ** 2 + 1.375 ** 2) / 4
+    assert invstd.item() == float(F32(1 / math.sqrt(var)))
+    _, m, s = ember.native_batch_norm(x, w, b, ember.zeros(1), ember.ones(1), False, 0.1, 0.0)
+    assert m.dtype is s.dtype is ember.float32 and m.numel() == 0

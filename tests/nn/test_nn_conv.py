@@ -326,9 +326,13 @@ def test_same_and_valid_padding(kernel, dilation):
     kernel, dilation = _tuple(kernel, 2), _tuple(dilation, 2)
     x = RNG.standard_normal((2, 2, 6, 7))
     w = RNG.standard_normal((3, 2) + kernel)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        y = F.conv2d(_t(x), _t(w), padding="same", dilation=dilation)
+    ember.set_warn_always(True)     # (torch warns once per process otherwise)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            y = F.conv2d(_t(x), _t(w), padding="same", dilation=dilation)
+    finally:
+        ember.set_warn_always(False)
     odd = any(d * (k - 1) % 2 for k, d in zip(kernel, dilation))
     assert bool(caught) == odd
     totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
@@ -751,3 +755,17 @@ def test_conv_tbc_errors():
     with pytest.raises(TypeError, match="argument 'bias' \\(position 3\\) must be Tensor, not "
                                         "NoneType"):
         ember.conv_tbc(x, w, None)
+
+
+def test_same_padding_of_an_even_kernel_warns_once_per_process():
+    import warnings
+    from ember import _config
+    message = ("Using padding='same' with even kernel lengths and odd dilation may require a "
+               "zero-padded copy of the input be created")
+    _config._warned.discard(message)
+    conv = ember.nn.Conv2d(1, 1, 2, padding="same")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            assert conv(ember.ones(1, 1, 3, 3)).shape == (1, 1, 3, 3)
+    assert [str(w.message) for w in caught] == [message]

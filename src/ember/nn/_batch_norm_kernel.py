@@ -89,6 +89,77 @@ def moved_var(running_var, var_sum, count, momentum):
     return fma32(m, var_sum / _F32(count - 1), (_F32(1) - m) * running_var)
 
 
+# -- float16 and bfloat16 inputs ---------------------------------------------------------------
+#
+# NOTE [ torch's half precision batch norm ]
+# A float16/bfloat16 input (observed on torch 2.13, training mode) with float32 parameters
+# (the "mixed" call) keeps float32 statistics (saved as float32); ember takes the float32
+# kernel's arithmetic for them, which differs from torch's in the last bit now and then (in
+# invstd and the running statistics: torch's order there is not understood). With parameters of its own dtype (or none), torch keeps the
+# statistics in that dtype: the saved mean and invstd are rounded to it, and the output is
+# taken from the rounded ones (alpha = invstd * weight, beta = bias - mean * alpha in float32,
+# the output x * alpha + beta fused, then rounded). The rest differs by dtype:
+# - float16 takes the float32 kernel's statistics and running statistics' update (from the
+#   unrounded statistics), each result rounded to float16 once;
+# - bfloat16 computes in bfloat16 where the float32 kernel computes in float32: the variance's
+#   sum is rounded to bfloat16, the variance (sum / count) too, and invstd is taken from it;
+#   the running mean moves as m * mean + (1 - m) * running_mean with m the momentum rounded
+#   to bfloat16, every step rounded; the running variance as one fused step
+#   m * unbiased_var + ((1 - m) * running_var), the unbiased variance (the rounded sum over
+#   count - 1) and the product in brackets rounded.
+
+def half_applies(x):
+    """Whether NumPy array `x` is a float16/bfloat16 input of this section."""
+    return x.__class__ is np.ndarray and x.dtype.name in ("float16", "bfloat16")
+
+
+def half_statistics(v, eps, dtype):
+    """(mean, invstd, variance sum) of a float16/bfloat16 input's float32 (N, C, L) values
+    `v` with parameters of `dtype` (float32 in the mixed call), and the mean the running
+    mean moves toward, as float32 arrays (see the NOTE)."""
+    mean, invstd, var_sum = batch_statistics(v, eps)
+    if dtype.name == "float32":
+        return mean, invstd, var_sum, mean
+    if dtype.name == "bfloat16":
+        var_sum = _round(var_sum, dtype)
+        var = _round(var_sum / _F32(v.shape[0] * v.shape[2]), dtype)
+        invstd = (1 / np.sqrt(var.astype(_F64) + eps)).astype(_F32)
+        mean = _round(mean, dtype)
+    return _round(mean, dtype), _round(invstd, dtype), var_sum, mean
+
+
+def half_moved(running_mean, running_var, mean, var_sum, count, momentum):
+    """The running statistics (arrays of a float16/bfloat16 dtype, or float32 ones in the
+    mixed call) moved toward the batch's float32 `mean` and `var_sum`, as in the NOTE."""
+    dtype = running_mean.dtype
+    if dtype.name != "bfloat16":
+        return (moved_mean(running_mean.astype(_F32), mean, momentum).astype(dtype),
+                moved_var(running_var.astype(_F32), var_sum, count, momentum).astype(dtype))
+    m = _round(_F32(momentum), dtype)
+    rest = _round(_F32(1) - m, dtype)
+    moved = _round(_round(m * mean, dtype) + _round(rest * running_mean.astype(_F32), dtype),
+                   dtype)
+    unbiased = _round(var_sum / _F32(count - 1), dtype)
+    var = fma32(m, unbiased, _round(rest * running_var.astype(_F32), dtype))
+    return moved.astype(dtype), var.astype(dtype)
+
+
+def _round(a, dtype):
+    """float32 `a` rounded to `dtype`, as float32."""
+    return np.asarray(a, _F32).astype(dtype).astype(_F32)
+
+
+def half_transform(v, mean, invstd, weight, bias):
+    """The output (float32, to be rounded to the input's dtype) of a half precision (N, C, L)
+    float32 view `v` from float32 statistics (see the NOTE)."""
+    alpha = invstd if weight is None else invstd * weight
+    beta = -mean * alpha if bias is None else bias - mean * alpha
+    wide = v.astype(_F64)
+    wide *= alpha[:, None]
+    wide += beta[:, None]
+    return wide.astype(_F32)
+
+
 # -- the backward ------------------------------------------------------------------------------
 #
 # NOTE [ torch's batch norm backward ]

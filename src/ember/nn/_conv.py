@@ -17,7 +17,7 @@ from ._fold import fold, unfold
 from ._padding import constant_pad
 from .._ops.argument_errors import type_name
 from ._argument_types import conv_refused, conv_transpose_refused, is_int
-from .. import _warn
+from .._config import warn_once
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "conv_tbc", "unfold", "fold"]
@@ -439,8 +439,9 @@ def _string_padding(input, weight, padding, stride, dilation, groups):
     kernel = weight.shape[2:]
     totals = [d * (kk - 1) for d, kk in zip(dilation, kernel)]
     if any(t % 2 for t in totals):
-        _warn.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                   "require a zero-padded copy of the input be created", stacklevel=3)
+        # (torch warns this once per process)
+        warn_once("Using padding='same' with even kernel lengths and odd dilation may "
+                  "require a zero-padded copy of the input be created", stacklevel=2)
         extra = []
         for t in reversed(totals):
             extra += [0, t % 2]

@@ -69,13 +69,14 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
             raise RuntimeError("running_mean must be defined in evaluation mode")
         out = norm.batch_norm(input, running_mean, running_var, weight, bias, False, momentum,
                            eps)
-        none = empty(0, dtype=input.dtype, device=input.device)
-        return out, none, empty(0, dtype=input.dtype, device=input.device)
+        dtype = norm.stats_dtype(input, weight, bias, running_mean, running_var)
+        return out, empty(0, dtype=dtype, device=input.device), \
+            empty(0, dtype=dtype, device=input.device)
     n = input.shape[0]
     view = (n, channels, input.numel() // max(n * channels, 1))
     out, mean, rstd = norm.batch_norm_training(input, weight, bias, running_mean, running_var,
                                                view, momentum, eps)
-    dtype = input._data.dtype
+    dtype = norm.stats_dtype(input, weight, bias, running_mean, running_var)._np
     return out, wrap(mean.astype(dtype, copy=False)), wrap(rstd.astype(dtype, copy=False))
 
 

@@ -48,6 +48,11 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
         out = _bn.transform(xv, mean.reshape(-1), rstd.reshape(-1),
                             None if w is None else w.reshape(-1),
                             None if b is None else b.reshape(-1))
+    elif op is NativeBatchNorm and _bn.half_applies(x):
+        (mean, rstd), var = stats, None         # (NOTE [ torch's half precision batch norm ])
+        out = _bn.half_transform(xv, mean.reshape(-1), rstd.reshape(-1),
+                                 None if w is None else w.reshape(-1),
+                                 None if b is None else b.reshape(-1))
     else:
         (mean, rstd), var = stats, None
         scale = rstd if w is None else rstd * w
@@ -272,6 +277,9 @@ def batch_norm_training(input, weight, bias, running_mean, running_var, view, mo
                 running_var.copy_(wrap(_bn.moved_var(params[3], var_sum, view[0] * view[2],
                                                      momentum)))
         return out, mean, rstd
+    if _bn.half_applies(input._data) and view[2] > 1:
+        return _half_batch_norm_training(input, weight, bias, running_mean, running_var, view,
+                                         momentum, eps, shown)
     out, mean, var = _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2),
                           eps, shown=shown)
     count = view[0] * view[2]
@@ -281,6 +289,35 @@ def batch_norm_training(input, weight, bias, running_mean, running_var, view, mo
     xp = backend_of(var).xp
     rstd = 1 / xp.sqrt(var + eps) if var.size and mean.size else var + float("nan")
     return out, mean.reshape(channels), rstd.astype(input._data.dtype).reshape(channels)
+
+
+def _half_batch_norm_training(input, weight, bias, running_mean, running_var, view, momentum,
+                              eps, shown):
+    """batch_norm_training of a float16/bfloat16 input (NOTE [ torch's half precision batch
+    norm ])."""
+    x = input._data
+    dtype = stats_dtype(input, weight, bias, running_mean, running_var)._np
+    mean, rstd, var_sum, moving = _bn.half_statistics(x.reshape(view).astype(_bn._F32), eps,
+                                                      dtype)
+    wshape = (1, view[1], 1)
+    out = _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2), eps,
+               stats=(mean.reshape(wshape), rstd.reshape(wshape)), shown=shown)[0]
+    if running_mean is not None:
+        with no_grad():
+            moved = _bn.half_moved(running_mean._data, running_var._data, moving, var_sum,
+                                   view[0] * view[2], momentum)
+            running_mean.copy_(wrap(moved[0]))
+            running_var.copy_(wrap(moved[1]))
+    return out, mean, rstd
+
+
+def stats_dtype(input, *params):
+    """The dtype of batch norm's saved statistics: float32 for a half precision input with
+    float32 parameters (torch's "mixed" call), otherwise the input's."""
+    given = [t for t in params if t is not None]
+    if given and given[0].dtype is not input.dtype and given[0].dtype is _dtype.float32:
+        return _dtype.float32
+    return input.dtype
 
 
 def _float_argument(value, fn, name, position):

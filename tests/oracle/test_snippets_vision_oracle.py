@@ -1,0 +1,998 @@
+"""Computer-vision programs as people write them with PyTorch on the CPU, without torchvision,
+run under real torch and under ember (`import ember as torch`): what they print must be
+identical. Hand-written transforms (uint8 HWC images to normalised CHW floats, flips, crops,
+rotations), interpolation and padding modes, affine grids and grid sampling, VGG/ResNet/UNet
+blocks (channels-last too), pooling with indices and unpooling, segmentation losses (ignore
+index, dice, focal), box ops and NMS written with tensor ops, image statistics, forward hooks
+and model summaries, state dicts and checkpoints, half precision batch norm, and the errors of
+typical vision mistakes. Last-bit gaps (bilinear/bicubic arithmetic, conv and matmul) are
+compared after rounding.
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+PRELUDE = "import math\nnn = torch.nn; F = torch.nn.functional\n"
+
+PROGRAMS = {
+    'totensor': PRELUDE + r'''
+torch.manual_seed(0)
+img = torch.randint(0, 256, (6, 5, 3), dtype=torch.uint8)
+print(img.dtype, img.shape, img.stride())
+x = img.permute(2, 0, 1)
+print(x.shape, x.stride(), x.is_contiguous())
+f = x.float().div(255)
+print(f.dtype, f.stride(), f[0, :2])
+f2 = x.to(torch.float32) / 255.0
+print(torch.equal(f, f2), f2.stride())
+f3 = x.contiguous().to(dtype=torch.float16).div_(255)
+print(f3.dtype, f3[1, 0])
+mean = torch.tensor([0.485, 0.456, 0.406]).view(3, 1, 1)
+std = torch.tensor([0.229, 0.224, 0.225])[:, None, None]
+n = (f - mean) / std
+print(n.shape, n.stride(), n[:, 0, 0])
+n2 = f.sub(mean).div_(std)
+print(torch.allclose(n, n2), n2.dtype)
+back = (n * std + mean).mul(255).round().clamp(0, 255).to(torch.uint8)
+print(torch.equal(back, x), back.dtype, back.stride())
+print(img.float().mean(dim=(0, 1)), img.float().std(dim=(0, 1)))
+print(img.double().mean((0, 1)).dtype)
+b = torch.stack([x, x.flip(2)])
+print(b.shape, b.dtype, b.float().mean(dim=(0, 2, 3)))
+print(img.sum(), img.sum().dtype, img.max(), img.min(dim=0).values.shape)
+print((img / 255).dtype, (img // 2).dtype, (img * 2).dtype, (img * 2)[0, 0])
+''',
+    'flipcrop': PRELUDE + r'''
+torch.manual_seed(1)
+x = torch.arange(2 * 3 * 6 * 7, dtype=torch.float32).reshape(2, 3, 6, 7)
+def rand_crop(img, size):
+    h, w = img.shape[-2:]
+    th, tw = size
+    i = torch.randint(0, h - th + 1, size=(1,)).item()
+    j = torch.randint(0, w - tw + 1, size=(1,)).item()
+    return img[..., i:i + th, j:j + tw]
+for _ in range(3):
+    c = rand_crop(x, (4, 4))
+    print(c.shape, c.stride(), c.storage_offset(), c[0, 0, 0])
+if torch.rand(1) < 0.5:
+    x2 = torch.flip(x, dims=[-1])
+else:
+    x2 = x.flip(-1)
+print(x2[0, 0, 0], x2.stride(), x2.is_contiguous())
+print(torch.fliplr(x[0, 0])[0], torch.flipud(x[0, 0])[:, 0])
+print(x.flip(-1, -2)[1, 2, 0])
+r = torch.rot90(x, 1, dims=(2, 3)); print(r.shape, r.stride(), r[0, 0, 0])
+r2 = torch.rot90(x, -1, [2, 3]); print(r2[0, 0, 0])
+r3 = torch.rot90(x, 2, [-2, -1]); print(r3[0, 0, 0])
+mask = torch.rand(2) < 0.5
+print(mask)
+y = torch.where(mask[:, None, None, None], x.flip(3), x)
+print(y[:, 0, 0, :3])
+# center crop
+h, w = x.shape[-2:]
+top = int(round((h - 4) / 2.0)); left = int(round((w - 5) / 2.0))
+print(x[..., top:top + 4, left:left + 5].shape, top, left)
+# random resized crop params
+area = h * w
+for _ in range(2):
+    target_area = area * torch.empty(1).uniform_(0.08, 1.0).item()
+    log_ratio = torch.log(torch.tensor((3 / 4, 4 / 3)))
+    aspect = torch.exp(torch.empty(1).uniform_(log_ratio[0], log_ratio[1])).item()
+    print(round(target_area, 4), round(aspect, 4))
+print(torch.randperm(6), torch.randint(3, (2, 2)), torch.randint(0, 10, (3,), dtype=torch.uint8))
+''',
+    'interp': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(1, 2, 5, 6)
+for mode in ("nearest", "nearest-exact"):
+    for kw in (dict(scale_factor=2), dict(size=(7, 9)), dict(scale_factor=0.5), dict(size=3), dict(scale_factor=1.7)):
+        y = F.interpolate(x, mode=mode, **kw)
+        print(mode, kw, y.shape, y[0, 0, 0].round(decimals=4))
+for mode in ("bilinear", "bicubic"):
+    for ac in (False, True):
+        for kw in (dict(scale_factor=2), dict(size=(3, 4)), dict(scale_factor=0.6)):
+            y = F.interpolate(x, mode=mode, align_corners=ac, **kw)
+            print(mode, ac, kw, y.shape, y[0, 1, 1].round(decimals=4))
+for mode in ("bilinear", "bicubic"):
+    y = F.interpolate(x, size=(2, 3), mode=mode, antialias=True, align_corners=False)
+    print("aa", mode, y.round(decimals=4))
+print(F.interpolate(x[0], scale_factor=2, mode="linear").shape)
+print(F.interpolate(x, scale_factor=(2, 1.5), mode="nearest", recompute_scale_factor=True).shape)
+print(F.interpolate(x, scale_factor=1.5, mode="bilinear", recompute_scale_factor=False).shape)
+u = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True); print(u)
+print(nn.Upsample(size=(4, 4)), nn.UpsamplingNearest2d(scale_factor=2), nn.UpsamplingBilinear2d(scale_factor=2))
+print(u(x).shape)
+xi = torch.randint(0, 255, (1, 1, 3, 3), dtype=torch.uint8)
+print(F.interpolate(xi, scale_factor=2, mode="nearest"))
+''',
+    'pad': PRELUDE + r'''
+x = torch.arange(12.).reshape(1, 1, 3, 4)
+for mode in ("constant", "reflect", "replicate", "circular"):
+    print(mode, F.pad(x, (1, 2, 2, 1), mode=mode))
+print(F.pad(x, (1, 1), value=-1.0))
+print(F.pad(x, (-1, 1, 0, -1)))
+print(nn.ReflectionPad2d(1), nn.ReplicationPad2d((1, 0, 1, 0)), nn.ZeroPad2d(2), nn.ConstantPad2d(1, 3.5))
+print(nn.ReflectionPad2d(1)(x)[0, 0, 0])
+try:
+    F.pad(x, (4, 4), mode="reflect")
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.pad(x[0, 0], (1, 1, 1, 1), mode="reflect")
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.pad(x, (1, 1, 1), mode="constant")
+except Exception as e:
+    print(type(e).__name__, e)
+xi = torch.arange(6, dtype=torch.uint8).reshape(1, 1, 2, 3)
+print(F.pad(xi, (1, 1), value=7))
+print(F.pad(xi.float(), (1, 1), mode="reflect"))
+xc = x.to(memory_format=torch.channels_last)
+print(F.pad(xc, (1, 1, 1, 1), mode="reflect").stride(), F.pad(xc, (1, 1, 1, 1)).stride())
+''',
+    'grid': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(2, 3, 5, 6)
+theta = torch.tensor([[[1.0, 0.1, 0.05], [-0.1, 0.9, 0.0]], [[0.8, 0.0, 0.2], [0.0, 1.2, -0.1]]])
+for ac in (False, True):
+    g = F.affine_grid(theta, x.size(), align_corners=ac)
+    print(g.shape, g.stride(), g[0, 0, :2].round(decimals=4))
+    for mode in ("bilinear", "nearest", "bicubic"):
+        for pm in ("zeros", "border", "reflection"):
+            y = F.grid_sample(x, g, mode=mode, padding_mode=pm, align_corners=ac)
+            print(mode, pm, y.shape, y[1, 2, 1].round(decimals=4))
+# rotation augmentation
+angle = torch.tensor(30.0) * math.pi / 180
+rot = torch.stack([torch.stack([torch.cos(angle), -torch.sin(angle), torch.tensor(0.)]),
+                   torch.stack([torch.sin(angle), torch.cos(angle), torch.tensor(0.)])])
+print(rot)
+g = F.affine_grid(rot.unsqueeze(0).expand(2, 2, 3), (2, 3, 4, 4), align_corners=False)
+print(F.grid_sample(x[:, :, :4, :4], g, align_corners=False)[0, 0].round(decimals=4))
+try:
+    F.affine_grid(theta, (2, 3, 5), align_corners=False)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.grid_sample(x, torch.zeros(2, 4, 4, 3))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.affine_grid(theta[0], x.size())
+except Exception as e:
+    print(type(e).__name__, e)
+t = theta.clone().requires_grad_()
+gg = F.affine_grid(t, x.size(), align_corners=False)
+F.grid_sample(x, gg, align_corners=False).sum().backward()
+print(t.grad.round(decimals=3), gg.grad_fn.name())
+''',
+    'cnn': PRELUDE + r'''
+torch.manual_seed(0)
+class VGGBlock(nn.Module):
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, kernel_size=3, padding=1)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.drop = nn.Dropout2d(0.2)
+    def forward(self, x):
+        x = F.relu(self.bn1(self.conv1(x)))
+        x = F.relu(self.conv2(x), inplace=True)
+        return self.drop(self.pool(x))
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(VGGBlock(3, 8), VGGBlock(8, 16))
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.classifier = nn.Sequential(nn.Flatten(), nn.Linear(16, 10))
+    def forward(self, x):
+        return self.classifier(self.avgpool(self.features(x)))
+m = Net()
+print(m)
+print(sum(p.numel() for p in m.parameters()), sum(p.numel() for p in m.parameters() if p.requires_grad))
+for n, p in m.named_parameters():
+    print(n, tuple(p.shape), p.dtype)
+for n, b in m.named_buffers():
+    print(n, b.shape, b.dtype)
+x = torch.randn(4, 3, 16, 16)
+out = m(x)
+print(out.shape, out.round(decimals=3)[0])
+loss = F.cross_entropy(out, torch.tensor([1, 2, 3, 4]))
+loss.backward()
+print(round(loss.item(), 4), m.features[0].conv1.weight.grad.shape, m.features[0].bn1.running_mean.round(decimals=4))
+print(m.features[0].bn1.num_batches_tracked)
+m.eval()
+with torch.no_grad():
+    print(m(x).round(decimals=3)[1])
+print(m.training, m.features[0].drop.training)
+print(len(list(m.modules())), [type(c).__name__ for c in m.children()])
+print(m.features[1])
+print(m.state_dict().keys())
+''',
+    'resnet': PRELUDE + r'''
+torch.manual_seed(0)
+class BasicBlock(nn.Module):
+    expansion = 1
+    def __init__(self, inplanes, planes, stride=1):
+        super().__init__()
+        self.conv1 = nn.Conv2d(inplanes, planes, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(planes)
+        self.relu = nn.ReLU(inplace=True)
+        self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(planes)
+        self.downsample = None
+        if stride != 1 or inplanes != planes:
+            self.downsample = nn.Sequential(nn.Conv2d(inplanes, planes, 1, stride, bias=False), nn.BatchNorm2d(planes))
+    def forward(self, x):
+        identity = x
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        if self.downsample is not None:
+            identity = self.downsample(x)
+        out += identity
+        return self.relu(out)
+class ResNet(nn.Module):
+    def __init__(self, nc=5):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 7, 2, 3, bias=False)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.relu = nn.ReLU(inplace=True)
+        self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
+        self.layer1 = BasicBlock(8, 8)
+        self.layer2 = BasicBlock(8, 16, 2)
+        self.avgpool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(16, nc)
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d):
+                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+            elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
+                nn.init.constant_(m.weight, 1); nn.init.constant_(m.bias, 0)
+    def forward(self, x):
+        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        x = self.layer2(self.layer1(x))
+        x = torch.flatten(self.avgpool(x), 1)
+        return self.fc(x)
+m = ResNet()
+print(m)
+x = torch.randn(2, 3, 32, 32)
+y = m(x)
+print(y.round(decimals=3), y.grad_fn)
+y.sum().backward()
+print(m.conv1.weight.grad.abs().sum().round(decimals=2))
+print(m.layer2.downsample[1].running_var.round(decimals=4))
+m2 = m.to(memory_format=torch.channels_last)
+xc = x.to(memory_format=torch.channels_last)
+print(xc.stride(), m2.conv1.weight.stride())
+yc = m2(xc)
+print(yc.round(decimals=3), yc.stride())
+feat = m2.conv1(xc); print(feat.stride(), feat.is_contiguous(), feat.is_contiguous(memory_format=torch.channels_last))
+p = m2.maxpool(feat); print(p.stride())
+''',
+    'unet': PRELUDE + r'''
+torch.manual_seed(0)
+def double_conv(i, o):
+    return nn.Sequential(nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+                         nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+class UNet(nn.Module):
+    def __init__(self, n_classes=3):
+        super().__init__()
+        self.inc = double_conv(1, 4)
+        self.down = nn.Sequential(nn.MaxPool2d(2), double_conv(4, 8))
+        self.up = nn.ConvTranspose2d(8, 4, kernel_size=2, stride=2)
+        self.conv = double_conv(8, 4)
+        self.outc = nn.Conv2d(4, n_classes, kernel_size=1)
+    def forward(self, x):
+        x1 = self.inc(x)
+        x2 = self.down(x1)
+        x3 = self.up(x2)
+        diffY = x1.size()[2] - x3.size()[2]
+        diffX = x1.size()[3] - x3.size()[3]
+        x3 = F.pad(x3, [diffX // 2, diffX - diffX // 2, diffY // 2, diffY - diffY // 2])
+        x = torch.cat([x1, x3], dim=1)
+        return self.outc(self.conv(x))
+m = UNet()
+print(m)
+x = torch.randn(2, 1, 9, 9)
+out = m(x)
+print(out.shape, out[0, :, 0, :3].round(decimals=3))
+target = torch.randint(0, 3, (2, 9, 9))
+target[0, 0, :4] = 255
+crit = nn.CrossEntropyLoss(ignore_index=255)
+loss = crit(out, target)
+print(round(loss.item(), 4), loss.grad_fn)
+loss.backward()
+print(m.up.weight.grad.shape, m.up.weight.shape, m.up.bias.grad.round(decimals=3))
+def dice_loss(logits, target, eps=1e-6):
+    probs = logits.softmax(dim=1)
+    oh = F.one_hot(target, num_classes=3).permute(0, 3, 1, 2).float()
+    dims = (0, 2, 3)
+    inter = torch.sum(probs * oh, dims)
+    card = torch.sum(probs + oh, dims)
+    dice = (2. * inter + eps) / (card + eps)
+    return 1 - dice.mean(), dice
+t2 = target.clamp(max=2)
+dl, d = dice_loss(out, t2)
+print(round(dl.item(), 4), d.round(decimals=4), dl.grad_fn)
+print(F.one_hot(t2, 3).dtype, F.one_hot(t2, 3).shape)
+pred = out.argmax(dim=1)
+print(pred.shape, pred.dtype, (pred == t2).float().mean())
+ct = nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1)
+print(ct, ct(torch.randn(1, 4, 5, 5)).shape)
+print(ct(torch.randn(1, 4, 5, 5), output_size=[10, 10]).shape)
+try:
+    ct(torch.randn(1, 4, 5, 5), output_size=[12, 12])
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'unpool': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(1, 2, 6, 6)
+pool = nn.MaxPool2d(2, stride=2, return_indices=True)
+unpool = nn.MaxUnpool2d(2, stride=2)
+print(pool, unpool)
+o, i = pool(x)
+print(o.shape, i.dtype, i[0, 0])
+u = unpool(o, i)
+print(u[0, 0].round(decimals=3))
+print(unpool(o, i, output_size=x.size()).shape)
+print(F.max_unpool2d(o, i, 2, output_size=(7, 7)).shape)
+o3, i3 = F.max_pool2d(x, 3, 2, padding=1, return_indices=True)
+print(i3[0, 1])
+o4, i4 = F.max_pool2d(x, 2, ceil_mode=True, return_indices=True, stride=4)
+print(o4.shape, i4)
+print(F.max_pool2d(x, 3, 1, dilation=2).shape)
+print(nn.MaxPool2d(3, 2, 1, ceil_mode=True), nn.AvgPool2d(3, 2, 1, count_include_pad=False))
+print(F.avg_pool2d(x, 3, 2, 1, count_include_pad=False)[0, 0].round(decimals=4))
+print(F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, divisor_override=2)[0, 0].round(decimals=4))
+print(F.adaptive_max_pool2d(x, (2, 3), return_indices=True)[1][0, 0])
+print(F.adaptive_avg_pool2d(x, (4, 5))[0, 0].round(decimals=4))
+print(nn.AdaptiveAvgPool2d((None, 2))(x).shape, nn.AdaptiveAvgPool2d((None, 2)))
+print(F.lp_pool2d(x.abs(), 2, 2)[0, 0].round(decimals=4))
+try:
+    unpool(o, i, output_size=(9, 9))
+except Exception as e:
+    print(type(e).__name__, e)
+xr = x.clone().requires_grad_()
+o, i = F.max_pool2d(xr, 2, return_indices=True)
+F.max_unpool2d(o * 2, i, 2).sum().backward()
+print(xr.grad[0, 0])
+xi = torch.randint(0, 9, (1, 1, 4, 4))
+print(F.max_pool2d(xi.float(), 2))
+try:
+    print(F.max_pool2d(xi, 2))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    print(F.avg_pool2d(xi, 2))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    print(F.adaptive_avg_pool2d(xi, 1))
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'boxes': PRELUDE + r'''
+torch.manual_seed(0)
+def box_area(b):
+    return (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+def box_iou(b1, b2):
+    a1, a2 = box_area(b1), box_area(b2)
+    lt = torch.max(b1[:, None, :2], b2[:, :2])
+    rb = torch.min(b1[:, None, 2:], b2[:, 2:])
+    wh = (rb - lt).clamp(min=0)
+    inter = wh[:, :, 0] * wh[:, :, 1]
+    union = a1[:, None] + a2 - inter
+    return inter / union
+def nms(boxes, scores, thr):
+    order = scores.argsort(descending=True)
+    keep = []
+    while order.numel() > 0:
+        i = order[0]
+        keep.append(i.item())
+        if order.numel() == 1:
+            break
+        ious = box_iou(boxes[i].unsqueeze(0), boxes[order[1:]]).squeeze(0)
+        idx = (ious <= thr).nonzero().squeeze(1)
+        order = order[idx + 1]
+    return torch.tensor(keep, dtype=torch.long)
+xy = torch.rand(8, 2) * 50
+wh = torch.rand(8, 2) * 30 + 5
+boxes = torch.cat([xy, xy + wh], dim=1)
+scores = torch.rand(8)
+print(boxes.round(decimals=2))
+iou = box_iou(boxes, boxes)
+print(iou.round(decimals=4))
+print(nms(boxes, scores, 0.3), nms(boxes, scores, 0.0))
+s, o = torch.sort(scores, descending=True, stable=True); print(s, o)
+def cxcywh_to_xyxy(x):
+    cx, cy, w, h = x.unbind(-1)
+    return torch.stack([cx - 0.5 * w, cy - 0.5 * h, cx + 0.5 * w, cy + 0.5 * h], dim=-1)
+def xyxy_to_cxcywh(x):
+    x0, y0, x1, y1 = x.unbind(-1)
+    return torch.stack([(x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0], dim=-1)
+print(torch.allclose(cxcywh_to_xyxy(xyxy_to_cxcywh(boxes)), boxes, atol=1e-5))
+def giou(b1, b2):
+    iou = box_iou(b1, b2)
+    lt = torch.min(b1[:, None, :2], b2[:, :2]); rb = torch.max(b1[:, None, 2:], b2[:, 2:])
+    wh = (rb - lt).clamp(min=0)
+    area = wh[..., 0] * wh[..., 1]
+    a1, a2 = box_area(b1), box_area(b2)
+    lt2 = torch.max(b1[:, None, :2], b2[:, :2]); rb2 = torch.min(b1[:, None, 2:], b2[:, 2:])
+    w2 = (rb2 - lt2).clamp(min=0); inter = w2[..., 0] * w2[..., 1]
+    union = a1[:, None] + a2 - inter
+    return iou - (area - union) / area
+print(giou(boxes[:3], boxes[3:6]).round(decimals=4))
+# batched nms trick
+idxs = torch.tensor([0, 1, 0, 1, 2, 2, 0, 1])
+max_coord = boxes.max()
+offsets = idxs.to(boxes) * (max_coord + 1)
+b2 = boxes + offsets[:, None]
+print(nms(b2, scores, 0.5))
+# clip boxes
+clipped = boxes.clone()
+clipped[:, 0::2] = clipped[:, 0::2].clamp(min=0, max=40)
+clipped[:, 1::2].clamp_(0, 30)
+print(clipped.round(decimals=2))
+keep = (boxes[:, 2] - boxes[:, 0] > 20) & (boxes[:, 3] - boxes[:, 1] > 20)
+print(keep, torch.where(keep)[0], keep.nonzero(as_tuple=True))
+topk = scores.topk(3); print(topk, topk.indices.dtype)
+# anchors
+sizes = torch.tensor([32., 64.]); ratios = torch.tensor([0.5, 1., 2.])
+hr = torch.sqrt(ratios); wr = 1 / hr
+ws = (wr[:, None] * sizes[None, :]).view(-1); hs = (hr[:, None] * sizes[None, :]).view(-1)
+base = torch.stack([-ws, -hs, ws, hs], dim=1) / 2
+print(base.round())
+sx = torch.arange(0, 3, dtype=torch.float32) * 16
+sy, sxx = torch.meshgrid(sx, sx, indexing="ij")
+shifts = torch.stack((sxx.reshape(-1), sy.reshape(-1), sxx.reshape(-1), sy.reshape(-1)), dim=1)
+anchors = (shifts.view(-1, 1, 4) + base.view(1, -1, 4)).reshape(-1, 4)
+print(anchors.shape, anchors[7])
+print(torch.meshgrid(sx, sx)[0].shape)
+''',
+    'stats': PRELUDE + r'''
+torch.manual_seed(0)
+img = torch.randint(0, 256, (3, 8, 8), dtype=torch.uint8)
+h = torch.histc(img.float(), bins=8, min=0, max=255); print(h, h.dtype)
+print(torch.histc(img[0].float(), bins=4))
+print(torch.bincount(img.flatten(), minlength=256).shape, torch.bincount(img[0, 0].long()))
+print(torch.bincount(torch.tensor([0, 2, 2, 5]), weights=torch.tensor([0.5, 1., 2., 3.])))
+print(torch.bincount(torch.tensor([0, 2, 2, 5]), weights=torch.tensor([0.5, 1., 2., 3.], dtype=torch.float64)).dtype)
+try:
+    torch.histc(img, bins=4)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.bincount(img.float().flatten())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.bincount(torch.tensor([-1, 2]))
+except Exception as e:
+    print(type(e).__name__, e)
+f = img.float() / 255
+print(f.mean(dim=[1, 2]), f.std(dim=[1, 2]), f.var(dim=(1, 2), unbiased=False))
+print(f.view(3, -1).mean(1), f.view(3, -1).std(1, correction=0))
+print(torch.std_mean(f, dim=(1, 2)))
+print(f.amax(dim=(1, 2)), f.amin((-2, -1)), f.aminmax())
+print(torch.quantile(f[0], 0.5), torch.median(f[0]), f[0].flatten().kthvalue(5))
+print(torch.histogram(f[0], bins=4))
+print(torch.histogram(f[0], bins=torch.tensor([0., 0.25, 0.5, 1.0]), density=True))
+# confusion matrix via bincount
+pred = torch.randint(0, 3, (20,)); tgt = torch.randint(0, 3, (20,))
+cm = torch.bincount(tgt * 3 + pred, minlength=9).reshape(3, 3)
+print(cm)
+iou = torch.diag(cm) / (cm.sum(0) + cm.sum(1) - torch.diag(cm))
+print(iou, iou.dtype, iou.nanmean())
+acc = cm.diag().sum() / cm.sum(); print(acc)
+print(torch.unique(img[0], return_counts=True)[1].sum(), torch.unique(tgt, sorted=True, return_inverse=True))
+# running mean/std over a dataset
+mean = torch.zeros(3); sq = torch.zeros(3); n = 0
+for _ in range(3):
+    b = torch.rand(4, 3, 5, 5)
+    mean += b.sum(dim=(0, 2, 3)); sq += (b ** 2).sum(dim=[0, 2, 3]); n += b.numel() // 3
+mean /= n; std = (sq / n - mean ** 2).sqrt()
+print(mean, std)
+''',
+    'hooks': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(4, 6, 3), nn.Flatten(), nn.Linear(6 * 2 * 2, 3))
+feats = {}
+def get_activation(name):
+    def hook(model, input, output):
+        feats[name] = output.detach()
+    return hook
+hs = [m[0].register_forward_hook(get_activation("conv1")), m[3].register_forward_hook(get_activation("conv2"))]
+x = torch.randn(2, 3, 10, 10)
+y = m(x)
+for k, v in feats.items():
+    print(k, v.shape, v.requires_grad, v.mean().round(decimals=4))
+for h in hs: h.remove()
+feats.clear(); m(x); print(len(feats))
+def pre(mod, inp):
+    print("pre", type(mod).__name__, [t.shape for t in inp])
+h = m[5].register_forward_pre_hook(pre)
+m(x); h.remove()
+grads = {}
+def bh(mod, gin, gout):
+    grads["out"] = gout[0].shape
+    grads["in"] = [None if g is None else g.shape for g in gin]
+h = m[3].register_full_backward_hook(bh)
+m(x.requires_grad_()).sum().backward()
+print(grads); h.remove()
+print(m)
+for name, mod in m.named_modules():
+    print(repr(name), type(mod).__name__)
+def summary(model, inp):
+    rows = []
+    def hook(mod, i, o):
+        rows.append((type(mod).__name__, tuple(o.shape), sum(p.numel() for p in mod.parameters())))
+    hh = [c.register_forward_hook(hook) for c in model.children()]
+    model(inp)
+    for h in hh: h.remove()
+    for r in rows: print(f"{r[0]:<12}{str(r[1]):<20}{r[2]:>8,}")
+summary(m, x)
+print(f"Total params: {sum(p.numel() for p in m.parameters()):,}")
+y.retain_grad() if y.requires_grad else None
+# forward hook modifying output
+h = m[1].register_forward_hook(lambda mod, i, o: o * 0)
+print(m(x).round(decimals=4)); h.remove()
+h = m[0].register_forward_hook(lambda mod, args, kwargs, out: print("kw", kwargs), with_kwargs=True)
+m(x); h.remove()
+print(m[0]._forward_hooks, m[0]._forward_pre_hooks)
+''',
+    'mistakes': PRELUDE + r'''
+torch.manual_seed(0)
+def t(f):
+    try:
+        r = f(); print("ok", r.shape if hasattr(r, "shape") else r)
+    except Exception as e:
+        print(type(e).__name__, str(e))
+conv = nn.Conv2d(3, 8, 3)
+img = torch.rand(32, 32, 3)
+t(lambda: conv(img))
+t(lambda: conv(img.unsqueeze(0)))
+t(lambda: conv(img.permute(2, 0, 1)))
+t(lambda: conv(torch.rand(2, 3, 2, 2)))
+t(lambda: conv(torch.randint(0, 255, (1, 3, 8, 8), dtype=torch.uint8)))
+t(lambda: conv(torch.rand(1, 3, 8, 8, dtype=torch.float64)))
+t(lambda: conv(torch.rand(1, 3, 8, 8).half()))
+t(lambda: conv(torch.rand(1, 4, 8, 8)))
+t(lambda: conv(torch.rand(1, 1, 3, 8, 8)))
+fc = nn.Linear(128, 10)
+t(lambda: fc(torch.rand(4, 8, 4, 4).flatten(1)[:, :100]))
+t(lambda: fc(torch.rand(4, 8, 4, 4).view(4, -1)))
+t(lambda: fc(torch.rand(4, 8, 4, 4)))
+t(lambda: fc(torch.rand(4, 8, 4, 4).view(-1, 100)))
+bn = nn.BatchNorm2d(3)
+t(lambda: bn(torch.rand(3, 8, 8)))
+t(lambda: bn(torch.rand(2, 4, 8, 8)))
+t(lambda: bn(torch.rand(1, 3, 1, 1)))
+t(lambda: nn.BatchNorm1d(3)(torch.rand(2, 3, 4, 4)))
+t(lambda: nn.BatchNorm2d(3).eval()(torch.rand(1, 3, 1, 1)))
+ce = nn.CrossEntropyLoss()
+logits = torch.randn(2, 3, 4, 4)
+t(lambda: ce(logits, torch.rand(2, 4, 4)))
+t(lambda: ce(logits, torch.randint(0, 3, (2, 4, 4)).float()))
+t(lambda: ce(logits, torch.randint(0, 3, (2, 4, 4)).int()))
+t(lambda: ce(logits, torch.randint(0, 3, (2, 1, 4, 4))))
+t(lambda: ce(logits, torch.randint(0, 3, (2, 5, 5))))
+t(lambda: ce(logits, torch.full((2, 4, 4), 5)))
+t(lambda: ce(logits, torch.rand(2, 3, 4, 4)))
+t(lambda: ce(logits, torch.rand(2, 3, 5, 4)))
+t(lambda: ce(logits.permute(0, 2, 3, 1), torch.randint(0, 3, (2, 4, 4))))
+t(lambda: F.nll_loss(logits.log_softmax(1), torch.randint(0, 3, (2, 4, 4)).float()))
+t(lambda: nn.MaxPool2d(2)(torch.rand(1, 1, 1, 1)))
+t(lambda: nn.MaxPool2d(3, padding=2)(torch.rand(1, 1, 5, 5)))
+t(lambda: nn.AvgPool2d(2)(torch.rand(3, 1)))
+t(lambda: F.interpolate(torch.rand(3, 8, 8), scale_factor=2, mode="bilinear"))
+t(lambda: F.interpolate(torch.rand(1, 3, 8, 8), size=4, scale_factor=2))
+t(lambda: F.interpolate(torch.rand(1, 3, 8, 8)))
+t(lambda: F.interpolate(torch.rand(1, 3, 8, 8), scale_factor=2, mode="nearest", align_corners=True))
+t(lambda: F.interpolate(torch.rand(1, 3, 8, 8), scale_factor=2, mode="linear"))
+t(lambda: F.interpolate(torch.rand(1, 3, 8, 8), scale_factor=2, mode="bogus"))
+t(lambda: F.interpolate(torch.rand(1, 3, 8, 8), size=(4, 4, 4)))
+t(lambda: torch.cat([torch.rand(1, 3, 8, 8), torch.rand(1, 3, 7, 8)], dim=1))
+t(lambda: torch.cat([torch.rand(1, 3, 8, 8), torch.rand(3, 8, 8)], dim=1))
+t(lambda: nn.ConvTranspose2d(3, 4, 2)(torch.rand(1, 4, 5, 5)))
+t(lambda: nn.Conv2d(3, 8, 3, groups=2))
+t(lambda: nn.Conv2d(3, 8, 3, padding="same", stride=2))
+t(lambda: nn.Conv2d(3, 8, 3, padding="valid")(torch.rand(1, 3, 5, 5)))
+t(lambda: nn.Conv2d(3, 8, 4, padding="same")(torch.rand(1, 3, 5, 5)))
+t(lambda: torch.rand(2, 3, 4, 4).view(2, -1, 5))
+t(lambda: torch.rand(2, 3, 4, 4).permute(0, 2, 3, 1).view(2, -1))
+t(lambda: nn.Dropout2d(0.5)(torch.rand(3, 4)))
+t(lambda: nn.Dropout2d(1.5))
+''',
+    'save': PRELUDE + r'''
+import io, tempfile, os
+torch.manual_seed(0)
+m = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2))
+m(torch.randn(2, 3, 6, 6))
+sd = m.state_dict()
+print(list(sd.keys()))
+print(sd["1.num_batches_tracked"], sd["1.running_mean"])
+buf = io.BytesIO(); torch.save(sd, buf); buf.seek(0)
+sd2 = torch.load(buf, weights_only=True)
+print(type(sd2).__name__, all(torch.equal(sd[k], sd2[k]) for k in sd))
+m2 = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2))
+print(m2.load_state_dict(sd2))
+bad = dict(sd2); bad.pop("5.bias"); bad["extra.weight"] = torch.zeros(1)
+print(m2.load_state_dict(bad, strict=False))
+try:
+    m2.load_state_dict(bad)
+except Exception as e:
+    print(type(e).__name__, e)
+wrong = dict(sd2); wrong["0.weight"] = torch.zeros(4, 3, 5, 5)
+try:
+    m2.load_state_dict(wrong)
+except Exception as e:
+    print(type(e).__name__, e)
+# DataParallel prefix stripping
+dp = {"module." + k: v for k, v in sd.items()}
+stripped = {k.replace("module.", "", 1): v for k, v in dp.items()}
+print(m2.load_state_dict(stripped))
+ck = {"epoch": 3, "model": m.state_dict(), "opt": torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9).state_dict(), "best": 0.93}
+with tempfile.TemporaryDirectory() as d:
+    p = os.path.join(d, "ck.pth")
+    torch.save(ck, p)
+    c = torch.load(p, map_location="cpu")
+    print(c["epoch"], c["best"], c["opt"])
+    torch.save(m, os.path.join(d, "full.pt"))
+    try:
+        torch.load(os.path.join(d, "full.pt"))
+    except Exception as e:
+        print(type(e).__name__, str(e)[:120])
+print(m2[1].running_var.round(decimals=4))
+# half model
+mh = m2.half(); print(mh[0].weight.dtype, mh[1].running_mean.dtype, mh[1].num_batches_tracked.dtype)
+print(mh.state_dict()["1.num_batches_tracked"])
+''',
+    'print': PRELUDE + r'''
+torch.manual_seed(0)
+img = torch.randint(0, 256, (2, 3, 4), dtype=torch.uint8)
+print(img)
+print(img.float() / 255)
+print((img.float() / 255).half())
+print((img.float() / 255).bfloat16())
+print(img.permute(2, 0, 1).float().div(255).sub(0.5).div(0.25))
+print(torch.randn(1, 2, 3, 3) * 1000)
+print(torch.randn(2, 2) * 1e-5)
+x = torch.randn(1, 3, 4, 4).to(memory_format=torch.channels_last)
+print(x)
+print(x.stride(), x.contiguous().stride())
+e = torch.empty(2, 3, 4, 5, memory_format=torch.channels_last); print(e.stride())
+print(torch.zeros(1, 3, 1, 1).to(memory_format=torch.channels_last).stride())
+print(torch.zeros(2, 1, 4, 4).to(memory_format=torch.channels_last).stride())
+print(torch.zeros(2, 3, 4, 4).permute(0, 2, 3, 1).is_contiguous(memory_format=torch.channels_last))
+y = x + 1; print(y.stride()); z = x * torch.ones(1, 3, 1, 1); print(z.stride())
+print((x + torch.randn(1, 3, 4, 4)).stride(), (torch.randn(1, 3, 4, 4) + x).stride())
+print(x.relu().stride(), F.relu(x).stride(), x.sigmoid().stride(), torch.cat([x, x], 1).stride(), torch.cat([x, x]).stride())
+print(x.sum(1).stride(), x.mean(dim=(2, 3), keepdim=True).stride(), x.flatten(1).stride(), x.view(1, 3, 16).shape if x.is_contiguous() else "nc")
+try:
+    x.view(1, 48)
+except Exception as e:
+    print(type(e).__name__, e)
+print(nn.BatchNorm2d(3)(x).stride(), nn.Conv2d(3, 2, 1)(x).stride(), nn.MaxPool2d(2)(x).stride(), F.interpolate(x, scale_factor=2).stride())
+print(nn.AdaptiveAvgPool2d(1)(x).stride(), nn.AdaptiveAvgPool2d(2)(x).stride(), F.avg_pool2d(x, 2).stride())
+print(nn.ConvTranspose2d(3, 2, 2, 2)(x).stride(), nn.GroupNorm(1, 3)(x).stride(), F.dropout2d(x, 0.5).stride(), torch.clone(x).stride())
+print(x.to(torch.float64).stride(), x.half().stride(), x.new_zeros(x.shape).stride(), torch.zeros_like(x).stride(), torch.empty_like(x, memory_format=torch.contiguous_format).stride())
+print(F.pixel_shuffle(x.repeat(1, 4, 1, 1), 2).stride(), x.repeat(1, 4, 1, 1).stride(), x[:, :2].stride(), x.softmax(1).stride(), x.log_softmax(1).stride())
+''',
+    'warn': PRELUDE + r'''
+import warnings
+def w(f):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        try:
+            r = f()
+            print("ok", tuple(r.shape) if hasattr(r, "shape") else r)
+        except Exception as e:
+            print(type(e).__name__, e)
+    for x in ws:
+        print("  W", x.category.__name__, str(x.message).split(" (Triggered internally")[0])
+torch.manual_seed(0)
+x = torch.randn(1, 3, 8, 8)
+w(lambda: nn.Dropout2d(0.5)(torch.randn(3, 8, 8)))
+w(lambda: F.dropout2d(torch.randn(3, 8), 0.5))
+w(lambda: nn.Dropout2d(0.5)(torch.randn(2, 3, 4, 4, 4)))
+w(lambda: nn.Dropout3d(0.5)(torch.randn(2, 3, 4, 4)))
+w(lambda: F.interpolate(x, scale_factor=2, mode="bilinear"))
+w(lambda: F.upsample(x, scale_factor=2))
+w(lambda: F.upsample_bilinear(x, scale_factor=2))
+w(lambda: F.upsample_nearest(x, scale_factor=2))
+w(lambda: nn.UpsamplingBilinear2d(scale_factor=2)(x))
+w(lambda: F.affine_grid(torch.eye(2, 3)[None], (1, 3, 4, 4)))
+w(lambda: F.grid_sample(x, torch.zeros(1, 2, 2, 2)))
+w(lambda: F.softmax(x))
+w(lambda: F.log_softmax(x))
+w(lambda: nn.Softmax()(x))
+w(lambda: nn.Softmax2d()(x))
+w(lambda: F.softmin(x))
+w(lambda: nn.CrossEntropyLoss(size_average=False))
+w(lambda: nn.CrossEntropyLoss(reduce=False)(x, torch.zeros(1, 8, 8, dtype=torch.long)))
+w(lambda: F.mse_loss(x, torch.zeros(1, 3, 8)))
+w(lambda: F.mse_loss(x, torch.zeros(3, 8, 8)))
+w(lambda: F.l1_loss(x, torch.zeros(1, 1, 8, 8)))
+w(lambda: F.binary_cross_entropy(torch.rand(2, 1, 4, 4), torch.rand(2, 4, 4)))
+w(lambda: F.binary_cross_entropy_with_logits(torch.rand(2, 1, 4, 4), torch.rand(2, 4, 4)))
+w(lambda: F.binary_cross_entropy(torch.rand(2, 4), torch.rand(2, 4), weight=torch.rand(3)))
+w(lambda: nn.init.kaiming_normal_(torch.empty(0, 3)))
+w(lambda: nn.init.xavier_uniform_(torch.empty(3)))
+w(lambda: nn.init.normal(torch.empty(3)))
+w(lambda: torch.meshgrid(torch.arange(3), torch.arange(2)))
+w(lambda: F.sigmoid(x))
+w(lambda: F.tanh(x))
+w(lambda: x.max_pool2d if hasattr(x, "max_pool2d") else None)
+w(lambda: nn.Conv2d(3, 4, 3, padding="same", dilation=2)(x))
+w(lambda: nn.Conv2d(3, 4, 4, padding="same")(x))
+w(lambda: nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect")(x))
+w(lambda: nn.ConvTranspose2d(3, 4, 3, padding_mode="reflect"))
+w(lambda: F.max_pool2d(x, 2, padding=2))
+w(lambda: nn.MaxPool2d(2, return_indices=True)(x)[1].dtype)
+w(lambda: nn.LocalResponseNorm(2)(x))
+w(lambda: nn.InstanceNorm2d(3)(x))
+w(lambda: nn.InstanceNorm2d(3, affine=True)(torch.randn(3, 8, 8)))
+w(lambda: nn.InstanceNorm2d(4)(x))
+w(lambda: nn.InstanceNorm2d(3)(torch.randn(1, 3, 1, 1)))
+w(lambda: nn.GroupNorm(2, 3))
+w(lambda: nn.LayerNorm([8, 8])(x))
+w(lambda: nn.LayerNorm(3)(x))
+w(lambda: torch.load)
+w(lambda: x.byte().float().mean())
+w(lambda: torch.tensor(x))
+w(lambda: torch.as_tensor(x.numpy()).shape)
+w(lambda: torch.from_numpy(np.zeros((2, 2, 3), dtype=np.uint8)).permute(2, 0, 1).float().div(255))
+w(lambda: torch.from_numpy(np.zeros((2, 2, 3), dtype=np.uint8)[:, ::-1]))
+w(lambda: torch.tensor(np.zeros((2, 2, 3), dtype=np.uint8)[:, ::-1]).stride())
+w(lambda: torch.as_tensor(np.zeros((2, 2, 3), dtype=np.uint8)[:, ::-1].copy()).stride())
+w(lambda: torch.from_numpy(np.zeros((2, 2), dtype=np.uint16)).dtype)
+w(lambda: torch.from_numpy(np.zeros((2, 2), dtype=np.float32).T).stride())
+a = np.zeros((2, 2), dtype=np.float32); a.setflags(write=False)
+w(lambda: torch.from_numpy(a))
+w(lambda: torch.as_tensor(a))
+''',
+    'seg': PRELUDE + r'''
+torch.manual_seed(0)
+logits = torch.randn(2, 4, 5, 5, requires_grad=True)
+target = torch.randint(0, 4, (2, 5, 5)); target[1, 2:, 3] = -100; target[0, 0, 0] = 255
+w = torch.tensor([1.0, 2.0, 0.5, 1.5])
+for red in ("mean", "sum", "none"):
+    l = F.cross_entropy(logits, target.masked_fill(target == 255, -100), weight=w, reduction=red)
+    print(red, l.shape, l.round(decimals=4) if l.dim() == 0 else l[1, 2].round(decimals=4))
+l = F.cross_entropy(logits, target, ignore_index=255, label_smoothing=0.1) if False else None
+tt = target.clone(); tt[tt == -100] = 255
+l = F.cross_entropy(logits, tt, ignore_index=255, label_smoothing=0.1, weight=w)
+print(l.round(decimals=4), l.grad_fn.name())
+l.backward(); print(logits.grad[0, :, 0, 0], logits.grad.sum().abs() < 1e-5)
+# all ignored
+allig = torch.full((2, 5, 5), 255)
+print(F.cross_entropy(logits, allig, ignore_index=255))
+print(F.cross_entropy(logits, allig, ignore_index=255, reduction="sum"))
+# soft targets (probabilities) on segmentation
+probs = torch.softmax(torch.randn(2, 4, 5, 5), dim=1)
+print(F.cross_entropy(logits, probs).round(decimals=4), F.cross_entropy(logits, probs, label_smoothing=0.2).round(decimals=4))
+# focal loss
+def focal(logits, target, gamma=2.0, alpha=0.25):
+    ce = F.cross_entropy(logits, target, reduction="none", ignore_index=255)
+    pt = torch.exp(-ce)
+    return (alpha * (1 - pt) ** gamma * ce).mean()
+print(focal(logits, tt).round(decimals=4))
+def sigmoid_focal(inputs, targets, alpha=0.25, gamma=2):
+    p = torch.sigmoid(inputs)
+    ce_loss = F.binary_cross_entropy_with_logits(inputs, targets, reduction="none")
+    p_t = p * targets + (1 - p) * (1 - targets)
+    loss = ce_loss * ((1 - p_t) ** gamma)
+    alpha_t = alpha * targets + (1 - alpha) * (1 - targets)
+    return (alpha_t * loss).sum()
+bin_t = (torch.rand(2, 1, 5, 5) > 0.5).float()
+bl = torch.randn(2, 1, 5, 5)
+print(sigmoid_focal(bl, bin_t).round(decimals=4))
+print(F.binary_cross_entropy_with_logits(bl, bin_t, pos_weight=torch.tensor([3.0])).round(decimals=4))
+print(F.binary_cross_entropy_with_logits(logits.detach(), probs, pos_weight=torch.ones(4, 1, 1) * 2).round(decimals=4))
+# soft dice, binary
+def soft_dice(pred, tgt, smooth=1.):
+    pred = pred.sigmoid().view(pred.size(0), -1); tgt = tgt.view(tgt.size(0), -1)
+    inter = (pred * tgt).sum(1)
+    return 1 - ((2. * inter + smooth) / (pred.sum(1) + tgt.sum(1) + smooth)).mean()
+print(soft_dice(bl, bin_t).round(decimals=4))
+# IoU per class for segmentation, written with tensor ops
+pred = logits.argmax(1)
+valid = tt != 255
+ious = []
+for c in range(4):
+    p = (pred == c) & valid; g = (tt == c) & valid
+    inter = (p & g).sum().float(); union = (p | g).sum().float()
+    ious.append((inter / union).item() if union > 0 else float("nan"))
+print([round(i, 4) for i in ious], torch.tensor(ious).nanmean())
+print(F.nll_loss(F.log_softmax(logits, 1), target, reduction="none")[1, 2])
+print(nn.NLLLoss2d() if hasattr(nn, "NLLLoss2d") else None)
+oh = torch.zeros(2, 4, 5, 5).scatter_(1, tt.clamp(max=3).unsqueeze(1), 1.0)
+print(oh.sum(1).unique(), oh[0, :, 0, 0])
+try:
+    F.one_hot(tt)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.one_hot(tt.clamp(0, 3).float())
+except Exception as e:
+    print(type(e).__name__, e)
+print(F.one_hot(tt.clamp(0, 3), -1).shape)
+''',
+    'patches': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.arange(2 * 3 * 8 * 8, dtype=torch.float32).reshape(2, 3, 8, 8)
+p = x.unfold(2, 4, 4).unfold(3, 4, 4)
+print(p.shape, p.stride())
+p2 = p.permute(0, 2, 3, 1, 4, 5).reshape(2, -1, 3 * 4 * 4)
+print(p2.shape, p2[0, 1, :5])
+u = F.unfold(x, kernel_size=4, stride=4)
+print(u.shape, u[0, :5, 1])
+print(torch.equal(u.transpose(1, 2), p2))
+f = F.fold(u, output_size=(8, 8), kernel_size=4, stride=4)
+print(torch.equal(f, x))
+u2 = F.unfold(x, 3, padding=1, dilation=1, stride=2); print(u2.shape)
+print(F.fold(u2, (8, 8), 3, padding=1, stride=2)[0, 0, :2])
+print(nn.Unfold(kernel_size=(2, 3)), nn.Fold(output_size=(4, 5), kernel_size=(2, 2)))
+pe = nn.Conv2d(3, 16, kernel_size=4, stride=4)
+e = pe(x).flatten(2).transpose(1, 2)
+print(e.shape, e.stride(), e.is_contiguous())
+cls = torch.zeros(1, 1, 16).expand(2, -1, -1)
+t = torch.cat((cls, e), dim=1); print(t.shape, t.stride())
+print(F.pixel_shuffle(torch.arange(16.).reshape(1, 4, 2, 2), 2))
+print(F.pixel_unshuffle(torch.arange(16.).reshape(1, 1, 4, 4), 2)[0, :, 0])
+print(nn.PixelShuffle(2), nn.PixelUnshuffle(2))
+try:
+    F.pixel_shuffle(torch.randn(1, 3, 2, 2), 2)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.unfold(torch.randn(3, 4), 2)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.fold(u, output_size=(9, 9), kernel_size=4, stride=4)
+except Exception as e:
+    print(type(e).__name__, e)
+# window partition (Swin)
+def window_partition(x, ws):
+    B, H, W, C = x.shape
+    x = x.view(B, H // ws, ws, W // ws, ws, C)
+    return x.permute(0, 1, 3, 2, 4, 5).contiguous().view(-1, ws, ws, C)
+xs = x.permute(0, 2, 3, 1)
+try:
+    window_partition(xs, 4)
+except Exception as e:
+    print(type(e).__name__, e)
+print(window_partition(xs.contiguous(), 4).shape)
+sh = torch.roll(xs, shifts=(-2, -2), dims=(1, 2)); print(sh[0, 0, 0], sh.stride())
+img_mask = torch.zeros((1, 8, 8, 1))
+cnt = 0
+for h in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+    for w_ in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+        img_mask[:, h, w_, :] = cnt; cnt += 1
+mw = window_partition(img_mask, 4).view(-1, 16)
+am = mw.unsqueeze(1) - mw.unsqueeze(2)
+am = am.masked_fill(am != 0, float(-100.0)).masked_fill(am == 0, float(0.0))
+print(am.shape, am[3, 5, :8])
+# depthwise separable
+dw = nn.Conv2d(3, 3, 3, padding=1, groups=3, bias=False); pw = nn.Conv2d(3, 6, 1)
+print(dw, dw.weight.shape, pw(dw(x / 100)).shape, pw(dw(x / 100))[0, 0, 0, :3].round(decimals=3))
+''',
+    'dtypes': PRELUDE + r'''
+torch.manual_seed(0)
+def t(f):
+    try:
+        r = f(); print("ok", r.dtype, r.shape, r.flatten()[:4].float().round(decimals=2))
+    except Exception as e:
+        print(type(e).__name__, str(e))
+x = torch.randn(1, 3, 6, 6)
+for dt in (torch.float16, torch.bfloat16, torch.float64):
+    print(dt)
+    c = nn.Conv2d(3, 4, 3).to(dt)
+    t(lambda: c(x.to(dt)))
+    t(lambda: nn.ConvTranspose2d(3, 2, 2, 2).to(dt)(x.to(dt)))
+    t(lambda: nn.BatchNorm2d(3).to(dt)(x.to(dt)))
+    t(lambda: nn.BatchNorm2d(3)(x.to(dt)))
+    t(lambda: F.max_pool2d(x.to(dt), 2))
+    t(lambda: F.avg_pool2d(x.to(dt), 2))
+    t(lambda: F.adaptive_avg_pool2d(x.to(dt), 1))
+    t(lambda: F.interpolate(x.to(dt), scale_factor=2))
+    t(lambda: F.interpolate(x.to(dt), scale_factor=2, mode="bilinear"))
+    t(lambda: F.grid_sample(x.to(dt), torch.zeros(1, 2, 2, 2, dtype=dt), align_corners=False))
+    t(lambda: F.pad(x.to(dt), (1, 1, 1, 1), mode="reflect"))
+    t(lambda: F.cross_entropy(x.to(dt), torch.zeros(1, 6, 6, dtype=torch.long)))
+    t(lambda: nn.GroupNorm(1, 3).to(dt)(x.to(dt)))
+    t(lambda: nn.InstanceNorm2d(3)(x.to(dt)))
+    t(lambda: F.unfold(x.to(dt), 2))
+t(lambda: nn.Conv2d(3, 4, 3)(x.double()))
+t(lambda: nn.Conv2d(3, 4, 3).double()(x))
+t(lambda: nn.Conv2d(3, 4, 3)(x.half()))
+t(lambda: nn.ConvTranspose2d(3, 4, 3)(x.double()))
+t(lambda: nn.BatchNorm2d(3).double()(x))
+t(lambda: nn.BatchNorm2d(3).half()(x))
+t(lambda: F.grid_sample(x, torch.zeros(1, 2, 2, 2, dtype=torch.float64)))
+t(lambda: F.conv2d(x.long(), torch.ones(1, 3, 1, 1).long()))
+t(lambda: F.conv2d(x, torch.ones(1, 3, 1, 1), torch.ones(1).double()))
+t(lambda: F.max_pool2d(x.long(), 2))
+t(lambda: F.interpolate(x.long(), scale_factor=2))
+t(lambda: F.interpolate(x.to(torch.uint8), scale_factor=2))
+t(lambda: F.interpolate(x.int(), scale_factor=2))
+t(lambda: F.interpolate(x.to(torch.uint8), scale_factor=2, mode="nearest-exact"))
+t(lambda: F.interpolate(x.long(), scale_factor=2, mode="bilinear"))
+t(lambda: F.pad(x.long(), (1, 1, 1, 1), mode="reflect"))
+t(lambda: F.pad(x.bool(), (1, 1, 1, 1), mode="replicate"))
+t(lambda: F.pad(x.bool(), (1, 1, 1, 1)))
+t(lambda: F.pad(x.to(torch.uint8), (1, 1, 1, 1), mode="circular"))
+t(lambda: F.adaptive_avg_pool2d(x.long(), 2))
+t(lambda: F.adaptive_max_pool2d(x.long(), 2))
+t(lambda: torch.flip(x.to(torch.uint8), [3]))
+t(lambda: F.avg_pool2d(x.to(torch.uint8), 2))
+t(lambda: F.max_pool2d(x.to(torch.uint8), 2))
+t(lambda: F.max_pool2d(x.to(torch.int8), 2))
+t(lambda: F.max_pool2d(x.bool(), 2))
+''',
+    'bnhalf': PRELUDE + r'''
+torch.manual_seed(0)
+for dt in (torch.bfloat16, torch.float16):
+    for trial in range(3):
+        x = (torch.randn(4, 3, 5, 5) * 3 + 1).to(dt)
+        for pd in (dt, torch.float32, None):
+            w = None if pd is None else (torch.rand(3) + 0.5).to(pd)
+            b = None if pd is None else torch.randn(3).to(pd)
+            rm = torch.rand(3).to(pd or dt); rv = (torch.rand(3) + 1).to(pd or dt)
+            y, sm, si = torch.native_batch_norm(x, w, b, rm, rv, True, 0.1, 1e-5)
+            print(dt, pd, sm.dtype, sm, si, rm, rv)
+            print(y[1, :, 2])
+            y2 = F.batch_norm(x, rm, rv, w, b, training=False)
+            print(y2[0, :, 1])
+            print(F.instance_norm(x, weight=w, bias=b)[0, :, 2])
+''',
+    'inhalf': PRELUDE + r'''
+torch.manual_seed(0)
+for dt in (torch.bfloat16, torch.float16):
+    x = (torch.randn(2, 3, 5, 5) * 3 + 1).to(dt)
+    w = (torch.rand(3) + 0.5).to(dt); b = torch.randn(3).to(dt)
+    print(F.instance_norm(x)[1])
+    print(F.instance_norm(x, weight=w, bias=b)[1])
+    print(F.instance_norm(x, weight=w.float(), bias=b.float())[1])
+    print(nn.InstanceNorm2d(3).to(dt)(x)[0, 1])
+    print(nn.BatchNorm2d(3).to(dt)(x)[0, 1])
+    print(nn.BatchNorm2d(3)(x)[0, 2])
+''',
+}
+BUGS = {
+    # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check
+    # lives in nn/_nll_ops.py, reserved for the lead this session)
+    'ce_uint8_spatial_target': ("nll_loss of a 3-D or more input: torch's 'expected scalar type "
+                                "Long but found Byte' for a uint8 target (nn/_nll_ops.py)",
+                                PRELUDE + r'''
+logits = torch.randn(2, 3, 4, 4)
+for t in (torch.zeros(2, 4, 4, dtype=torch.uint8), torch.zeros(2, 4, dtype=torch.uint8)):
+    try:
+        print(F.cross_entropy(logits if t.dim() == 3 else logits[..., 0], t))
+    except Exception as e:
+        print(type(e).__name__, e)
+print(F.cross_entropy(logits[:, :, 0, 0], torch.tensor([0, 2], dtype=torch.uint8)))
+'''),
+    'bn_half_backward': ("float16/bfloat16 batch norm's backward: last bits of torch's half "
+                         "precision backward arithmetic not followed", PRELUDE + r'''
+torch.manual_seed(0)
+for dt in (torch.bfloat16, torch.float16):
+    x = (torch.randn(2, 3, 5, 5) * 3 + 1).to(dt)
+    xr = x.clone().requires_grad_()
+    bn = nn.BatchNorm2d(3).to(dt)
+    bn(xr).pow(2).sum().backward()
+    print(xr.grad[0, 1], bn.weight.grad, bn.bias.grad)
+    xr.grad = None
+    bn = nn.BatchNorm2d(3)
+    bn(xr).pow(2).sum().backward()
+    print(xr.grad[0, 1], bn.weight.grad, bn.bias.grad)
+'''),
+}
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS)
