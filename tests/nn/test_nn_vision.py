@@ -122,6 +122,54 @@ def test_antialias_hand_worked():
                         RNG.standard_normal((1, 1, 5, 7)))
 
 
+def test_uint8_bilinear_antialias_hand_worked():
+    # NOTE [ torch's uint8 resampling ]: 3 -> 1 takes weights 2/7, 3/7, 2/7; the largest,
+    # 3/7, sets the precision to 16 bits (3/7 * 2**17 rounds above 2**15); the fixed weights
+    # round(w * 2**16) are 18725, 28087, 18725, and (2**15 + sum x_j W_j) >> 16 gives 23 for
+    # (10, 20, 40), whose float value is 160 / 7 = 22.86.
+    x = ember.tensor([[[[10, 20, 40]]]], dtype=ember.uint8)
+    y = F.interpolate(x, size=(1, 1), mode="bilinear", antialias=True)
+    assert y.dtype is ember.uint8 and y.tolist() == [[[[(2**15 + 10 * 18725 + 20 * 28087
+                                                          + 40 * 18725) >> 16]]]] == [[[[23]]]]
+
+
+def _uint8_reference(row, n_out, antialias):
+    """One uint8 row resized by the NOTE's rule (bilinear, align_corners=False), element by
+    element."""
+    n_in = len(row)
+    s = n_in / n_out
+    stretch = s if antialias and s >= 1 else 1.0
+    windows = []
+    for o in range(n_out):
+        c = s * (o + 0.5)
+        lo, hi = max(int(c - stretch + 0.5), 0), min(int(c + stretch + 0.5), n_in)
+        w = [max(0.0, 1 - abs((j - c + 0.5) / stretch)) for j in range(lo, hi)]
+        windows.append((lo, [v / sum(w) for v in w]))
+    top = max(max(w) for _, w in windows)
+    p = 0
+    while p < 22 and int(0.5 + top * 2 ** (p + 1)) < 2 ** 15:
+        p += 1
+    out = []
+    for lo, w in windows:
+        total = 2 ** (p - 1) + sum(int(row[lo + k]) * int(math.floor(0.5 + v * 2 ** p))
+                                   for k, v in enumerate(w))
+        out.append(min(max(total >> p, 0), 255))
+    return out
+
+
+@pytest.mark.parametrize("antialias", [False, True])
+@pytest.mark.parametrize("n_out", [3, 7, 16])
+def test_uint8_bilinear_follows_the_reference(antialias, n_out):
+    row = RNG.integers(0, 256, 9).astype(np.uint8)
+    x = ember.tensor(row.reshape(1, 1, 1, 9))
+    y = F.interpolate(x, size=(1, n_out), mode="bilinear", antialias=antialias)
+    assert y.dtype is ember.uint8
+    assert y.flatten().tolist() == _uint8_reference(row, n_out, antialias)
+    # the height pass: the same rule along dim 2, the width untouched
+    t = F.interpolate(x.transpose(2, 3), size=(n_out, 1), mode="bilinear", antialias=antialias)
+    assert t.flatten().tolist() == y.flatten().tolist()
+
+
 def test_area_mode_is_adaptive_average():
     x = ember.tensor(RNG.standard_normal((1, 2, 7, 5)))
     np.testing.assert_allclose(F.interpolate(x, size=(3, 2), mode="area").numpy(),

@@ -964,6 +964,30 @@ for dt in (torch.bfloat16, torch.float16):
     print(nn.BatchNorm2d(3).to(dt)(x)[0, 1])
     print(nn.BatchNorm2d(3)(x)[0, 2])
 ''',
+    'uint8_resize': PRELUDE + r'''
+torch.manual_seed(0)
+img = torch.randint(0, 256, (2, 3, 11, 13), dtype=torch.uint8)
+for mode in ("bilinear", "bicubic"):
+    for aa in (False, True):
+        for ac in (False, True):
+            for kw in (dict(size=(5, 6)), dict(size=(23, 17)), dict(size=(11, 4)), dict(scale_factor=0.37), dict(scale_factor=1.6), dict(size=(3, 40))):
+                y = F.interpolate(img, mode=mode, antialias=aa, align_corners=ac, **kw)
+                if mode == "bicubic" and not aa and (y.shape[2] > 11 or y.shape[3] > 13):
+                    continue        # (enlarging: a strict xfail of its own)
+                y = F.interpolate(img, mode=mode, antialias=aa, align_corners=ac, **kw)
+                print(mode, aa, ac, kw, y.shape, y.dtype, y.sum(dim=(2, 3)).tolist(), y[1, 2, 0, :6].tolist())
+# a torchvision-style resize of an HWC uint8 image
+hwc = torch.randint(0, 256, (37, 29, 3), dtype=torch.uint8)
+chw = hwc.permute(2, 0, 1).unsqueeze(0)
+r = F.interpolate(chw, size=(16, 12), mode="bilinear", antialias=True, align_corners=False)
+print(r.shape, r.stride(), r[0, :, 5, 5])
+rc = F.interpolate(chw.contiguous(memory_format=torch.channels_last), size=(16, 12), mode="bilinear", antialias=True)
+print(rc.stride(), torch.equal(r, rc))
+print(F.interpolate(chw, scale_factor=0.25, mode="bicubic", antialias=True)[0, 1, 2])
+print(F.interpolate(img[:, :1], size=(200, 3), mode="bilinear", antialias=True)[0, 0, ::40])
+print(F.interpolate(torch.full((1, 1, 4, 4), 255, dtype=torch.uint8), size=(7, 7), mode="bicubic", antialias=True))
+print(F.interpolate(torch.tensor([[[[0, 255, 0, 255]]]], dtype=torch.uint8), size=(1, 9), mode="bilinear"))
+''',
 }
 BUGS = {
     # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check
@@ -992,6 +1016,17 @@ for dt in (torch.bfloat16, torch.float16):
     bn = nn.BatchNorm2d(3)
     bn(xr).pow(2).sum().backward()
     print(xr.grad[0, 1], bn.weight.grad, bn.bias.grad)
+'''),
+    'uint8_bicubic_enlarge': ("uint8 bicubic without antialias, enlarging: about one element "
+                              "in three hundred is off by one from torch's fixed-point kernel "
+                              "(NOTE [ torch's uint8 resampling ])", PRELUDE + r'''
+torch.manual_seed(0)
+img = torch.randint(0, 256, (2, 3, 11, 13), dtype=torch.uint8)
+for ac in (False, True):
+    y = F.interpolate(img, size=(3, 40), mode="bicubic", align_corners=ac)
+    print(y.sum(dim=(2, 3)).tolist())
+    y = F.interpolate(img, size=(26, 26), mode="bicubic", align_corners=ac)
+    print(y.sum(dim=(2, 3)).tolist())
 '''),
 }
 

@@ -80,11 +80,8 @@ def _check_sizes(input, out):
 def _check_dtype(input, mode):
     dtype = input._data.dtype
     kernel = _KERNELS[mode]
-    if dtype.kind in "fV" or (dtype == "uint8" and kernel == "nearest"):
-        return
-    if dtype == "uint8" and input.ndim == 4:
-        raise NotImplementedError(f"ember: interpolate of uint8 input in {mode} mode is not "
-                                  f"supported (torch rounds it with its own fixed-point kernel)")
+    if dtype.kind in "fV" or (dtype == "uint8" and (kernel == "nearest" or input.ndim == 4)):
+        return      # (uint8 images: NOTE [ torch's uint8 resampling ])
     name = f"compute_indices_weights_{kernel}"
     if input.ndim == 4 and kernel != "cubic":
         name = f"upsample_{'nearest' if kernel == 'nearest' else 'bilinear'}2d_channels_last"

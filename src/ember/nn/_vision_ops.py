@@ -12,6 +12,7 @@ import numpy as np
 
 from .._device import backend_of
 from .._ops._op import Op
+from . import _resize_uint8
 from ._pooling_ops import apply, laid_like, via_float32
 
 _CUBIC_A = -0.75
@@ -226,8 +227,14 @@ def upsample(input, mode, out, scales, align_corners, antialias=False):
         params["plan"] = tuple(taps(kind, n, o, s, align_corners, input._data.dtype, False)
                                for n, o, s in zip(spatial, out, scales))
     op = UPSAMPLES[mode + ("-aa" if antialias else ""), nd]
-    (result,) = apply(op, (input,), (laid_like(input, resample(input._data, params["plan"])),),
-                      params)
+    if input._data.dtype == np.uint8 and kind in ("linear", "cubic"):
+        # (NOTE [ torch's uint8 resampling ])
+        data = _resize_uint8.resize(
+            input._data, out, scales, align_corners, kind, antialias,
+            lambda n, o, s: taps(kind, n, o, s, align_corners, input._data.dtype))
+    else:
+        data = resample(input._data, params["plan"])
+    (result,) = apply(op, (input,), (laid_like(input, data),), params)
     return result
 
 
