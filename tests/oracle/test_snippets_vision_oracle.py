@@ -988,6 +988,570 @@ print(F.interpolate(img[:, :1], size=(200, 3), mode="bilinear", antialias=True)[
 print(F.interpolate(torch.full((1, 1, 4, 4), 255, dtype=torch.uint8), size=(7, 7), mode="bicubic", antialias=True))
 print(F.interpolate(torch.tensor([[[[0, 255, 0, 255]]]], dtype=torch.uint8), size=(1, 9), mode="bilinear"))
 ''',
+    'train': PRELUDE + r'''
+torch.manual_seed(0)
+X = torch.randint(0, 256, (16, 12, 12, 3), dtype=torch.uint8)
+Y = torch.randint(0, 4, (16,))
+mean = torch.tensor([0.5, 0.5, 0.5]).view(1, 3, 1, 1); std = torch.tensor([0.25, 0.25, 0.25]).view(1, 3, 1, 1)
+def augment(x):
+    x = x.permute(0, 3, 1, 2).float().div(255)
+    flip = torch.rand(x.size(0)) < 0.5
+    x[flip] = x[flip].flip(-1)
+    x = F.pad(x, (2, 2, 2, 2), mode="reflect")
+    i, j = torch.randint(0, 5, (2,)).tolist()
+    x = x[:, :, i:i + 12, j:j + 12]
+    return (x - mean) / std
+model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+                      nn.Conv2d(8, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
+                      nn.Flatten(), nn.Dropout(0.2), nn.Linear(8, 4))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4, nesterov=True)
+sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)
+crit = nn.CrossEntropyLoss(label_smoothing=0.1)
+for epoch in range(4):
+    model.train()
+    perm = torch.randperm(16)
+    tot = 0.0; correct = 0
+    for k in range(0, 16, 8):
+        idx = perm[k:k + 8]
+        xb = augment(X[idx]); yb = Y[idx]
+        out = model(xb)
+        loss = crit(out, yb)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=2.0)
+        opt.step()
+        tot += loss.item() * xb.size(0)
+        correct += (out.argmax(1) == yb).sum().item()
+    sched.step()
+    print(epoch, round(tot / 16, 3), correct, round(sched.get_last_lr()[0], 5))
+model.eval()
+with torch.no_grad():
+    logits = model(augment(X[:4]))
+    probs = logits.softmax(-1)
+    conf, pred = probs.max(1)
+    print(pred, conf.round(decimals=2), torch.topk(probs, 2, dim=1).indices)
+print(model[1].running_mean.round(decimals=2), model[1].num_batches_tracked)
+''',
+    'misc': PRELUDE + r'''
+torch.manual_seed(0)
+# gaussian blur written by hand
+def gaussian_kernel(k, sigma):
+    ax = torch.arange(k, dtype=torch.float32) - (k - 1) / 2
+    g = torch.exp(-ax ** 2 / (2 * sigma ** 2)); g = g / g.sum()
+    return g[:, None] * g[None, :]
+k = gaussian_kernel(5, 1.0)
+print(k.sum(), k[2].round(decimals=4))
+img = torch.rand(1, 3, 8, 8)
+w = k.expand(3, 1, 5, 5)
+print(w.shape, w.stride(), w.is_contiguous())
+blur = F.conv2d(F.pad(img, (2, 2, 2, 2), mode="reflect"), w, groups=3)
+print(blur.shape, blur[0, 0, 0].round(decimals=3))
+# sobel edges
+sx = torch.tensor([[-1., 0., 1.], [-2., 0., 2.], [-1., 0., 1.]])
+gray = (img * torch.tensor([0.299, 0.587, 0.114]).view(1, 3, 1, 1)).sum(1, keepdim=True)
+gx = F.conv2d(gray, sx.view(1, 1, 3, 3), padding=1); gy = F.conv2d(gray, sx.t().reshape(1, 1, 3, 3), padding=1)
+mag = torch.sqrt(gx ** 2 + gy ** 2)
+print(mag.shape, mag.max().round(decimals=3), torch.atan2(gy, gx)[0, 0, 1, :3].round(decimals=3))
+# color jitter by hand
+def adjust_brightness(x, f): return (x * f).clamp(0, 1)
+def adjust_contrast(x, f):
+    m = (x * torch.tensor([0.299, 0.587, 0.114]).view(-1, 1, 1)).sum(0).mean()
+    return (f * x + (1 - f) * m).clamp(0, 1)
+def rgb_to_grayscale(x): return (0.2989 * x[0] + 0.587 * x[1] + 0.114 * x[2]).unsqueeze(0)
+x0 = img[0]
+print(adjust_brightness(x0, 1.3)[0, 0, :3], adjust_contrast(x0, 0.5)[1, 1, :3], rgb_to_grayscale(x0).shape)
+def rgb2hsv(rgb):
+    r, g, b = rgb.unbind(0)
+    maxc, _ = rgb.max(0); minc = rgb.min(0).values
+    eqc = maxc == minc
+    cr = maxc - minc
+    ones = torch.ones_like(maxc)
+    s = cr / torch.where(eqc, ones, maxc)
+    cr_divisor = torch.where(eqc, ones, cr)
+    rc = (maxc - r) / cr_divisor; gc = (maxc - g) / cr_divisor; bc = (maxc - b) / cr_divisor
+    hr = (maxc == r) * (bc - gc)
+    hg = ((maxc == g) & (maxc != r)) * (2.0 + rc - bc)
+    hb = ((maxc != g) & (maxc != r)) * (4.0 + gc - rc)
+    h = torch.fmod((hr + hg + hb) / 6.0 + 1.0, 1.0)
+    return torch.stack((h, s, maxc))
+hsv = rgb2hsv(x0); print(hsv[:, 0, :3].round(decimals=4), hsv.dtype)
+# mixup / cutmix
+lam = torch.distributions.Beta(torch.tensor([0.4]), torch.tensor([0.4])).sample().item()
+print(round(lam, 4))
+xb = torch.rand(4, 3, 8, 8); yb = F.one_hot(torch.tensor([0, 1, 2, 1]), 3).float()
+idx = torch.randperm(4)
+mixed = lam * xb + (1 - lam) * xb[idx]; ym = lam * yb + (1 - lam) * yb[idx]
+print(mixed[0, 0, 0, :3].round(decimals=4), ym)
+H = W = 8
+cut = math.sqrt(1 - lam); ch, cw = int(H * cut), int(W * cut)
+cy, cx = torch.randint(H, (1,)).item(), torch.randint(W, (1,)).item()
+y1, y2 = max(cy - ch // 2, 0), min(cy + ch // 2, H); x1, x2 = max(cx - cw // 2, 0), min(cx + cw // 2, W)
+xc = xb.clone(); xc[:, :, y1:y2, x1:x2] = xb[idx, :, y1:y2, x1:x2]
+print(y1, y2, x1, x2, (xc != xb).float().mean().round(decimals=4))
+# random erasing
+e = xb[0].clone(); e[:, 2:5, 1:4] = torch.empty((3, 3, 3), dtype=torch.float32).normal_()
+print(e[0, 2, :5].round(decimals=3))
+# make_grid by hand
+grid = xb.view(2, 2, 3, 8, 8).permute(2, 0, 3, 1, 4).reshape(3, 16, 16)
+print(grid.shape, grid.stride(), torch.equal(grid[:, 8:, :8], xb[2]))
+print((grid.mul(255).add_(0.5).clamp_(0, 255).permute(1, 2, 0).to(torch.uint8))[0, :2])
+''',
+    'mistakes2': PRELUDE + r'''
+torch.manual_seed(0)
+def t(f):
+    try:
+        r = f(); print("ok", r.shape if hasattr(r, "shape") else r)
+    except Exception as e:
+        print(type(e).__name__, str(e))
+x = torch.rand(2, 3, 8, 8)
+t(lambda: nn.MaxUnpool2d(2)(x, torch.zeros(2, 3, 8, 8)))
+t(lambda: nn.MaxUnpool2d(2)(x, torch.zeros(2, 3, 8, 8, dtype=torch.long)))
+t(lambda: nn.MaxUnpool2d(2)(x, torch.zeros(2, 3, 4, 4, dtype=torch.long)))
+t(lambda: F.grid_sample(x, torch.rand(2, 8, 8, 2), mode="area"))
+t(lambda: F.grid_sample(x, torch.rand(2, 8, 8, 2), padding_mode="circular"))
+t(lambda: F.grid_sample(x, torch.rand(3, 8, 8, 2)))
+t(lambda: F.affine_grid(torch.rand(2, 3, 3), (2, 3, 8, 8), align_corners=False))
+t(lambda: F.pad(x, (1, 1), mode="bogus"))
+t(lambda: F.pad(x, (1, 1, 1, 1, 1, 1, 1, 1, 1, 1)))
+t(lambda: F.pad(x, (9, 9), mode="circular"))
+t(lambda: F.pad(x, (1, 1), mode="replicate", value=1.0))
+t(lambda: nn.ConvTranspose2d(3, 2, 3, stride=2, output_padding=2))
+t(lambda: nn.ConvTranspose2d(3, 2, 3, stride=2, output_padding=2)(x))
+t(lambda: nn.Conv2d(3, 4, 9)(x))
+t(lambda: nn.Conv2d(3, 4, (3, 3, 3))(x))
+t(lambda: nn.AdaptiveAvgPool2d((2, 2, 2))(x))
+t(lambda: nn.AdaptiveAvgPool2d(0)(x))
+t(lambda: nn.AdaptiveMaxPool2d(3)(torch.rand(2, 3, 0, 8)))
+t(lambda: F.max_pool2d(x, 0))
+t(lambda: F.max_pool2d(x, 2, stride=0))
+t(lambda: F.max_pool2d(x, 3, padding=2))
+t(lambda: F.avg_pool2d(x, 2, padding=2))
+t(lambda: F.max_pool2d(x, 9))
+t(lambda: nn.Flatten()(torch.rand(3)))
+t(lambda: nn.Linear(192, 10)(nn.Flatten()(x)))
+t(lambda: nn.Linear(192, 10)(nn.Flatten(0)(x)))
+t(lambda: nn.Linear(191, 10)(x.view(x.size(0), -1)))
+t(lambda: nn.Unflatten(1, (3, 8, 8))(torch.rand(2, 190)))
+t(lambda: torch.cat([x, x.permute(0, 2, 3, 1)], 1))
+t(lambda: torch.stack([x, x[:1]]))
+t(lambda: x.permute(0, 2, 1))
+t(lambda: x.permute(0, 2, 2, 1))
+t(lambda: x.transpose(1, 4))
+t(lambda: x.flip(4))
+t(lambda: x.flip(1, 1))
+t(lambda: torch.rot90(x, 1, (1, 1)))
+t(lambda: torch.rot90(x, 1, (0,)))
+t(lambda: x.unfold(2, 9, 1))
+t(lambda: x[:, :, ::-1])
+t(lambda: torch.randint(0, 0, (2,)))
+t(lambda: torch.randint(5, 3, (2,)))
+t(lambda: F.one_hot(torch.tensor([0, 3]), 3))
+t(lambda: F.one_hot(torch.tensor([-1, 2]), 3))
+t(lambda: torch.histc(torch.rand(4), bins=0))
+t(lambda: torch.histc(torch.rand(4), bins=4, min=2, max=1))
+t(lambda: torch.bincount(torch.tensor([[1, 2]])))
+t(lambda: torch.bincount(torch.tensor([1, 2]), minlength=-1))
+t(lambda: torch.bincount(torch.tensor([1, 2]), weights=torch.rand(3)))
+t(lambda: F.cross_entropy(torch.rand(2, 3, 4, 4), torch.randint(0, 3, (2, 4, 4)), weight=torch.rand(4)))
+t(lambda: F.cross_entropy(torch.rand(2, 3, 4, 4), torch.randint(0, 3, (2, 4, 4)), ignore_index=3, reduction="mean"))
+t(lambda: F.cross_entropy(torch.rand(2, 3, 4, 4), torch.randint(0, 3, (2, 4, 4)), reduction="avg"))
+t(lambda: F.binary_cross_entropy(torch.rand(2, 1, 4, 4) * 2, torch.rand(2, 1, 4, 4)))
+t(lambda: F.binary_cross_entropy(torch.rand(2, 1, 4, 4), torch.randint(0, 2, (2, 1, 4, 4))))
+t(lambda: F.binary_cross_entropy_with_logits(torch.rand(2, 1, 4, 4), torch.randint(0, 2, (2, 1, 4, 4))))
+t(lambda: nn.BCEWithLogitsLoss(pos_weight=torch.ones(3))(torch.rand(2, 1, 4, 4), torch.rand(2, 1, 4, 4)))
+t(lambda: F.mse_loss(torch.rand(2, 3), torch.rand(2, 3).long()))
+t(lambda: torch.load)
+t(lambda: nn.Sequential(nn.Conv2d(3, 4, 3))[1])
+t(lambda: nn.Sequential(nn.Conv2d(3, 4, 3)).conv)
+t(lambda: nn.Conv2d(3, 4, 3).weight.grad.shape)
+t(lambda: torch.no_grad()(lambda: 1)())
+m = nn.Conv2d(3, 4, 3)
+t(lambda: m.load_state_dict({"weight": torch.rand(4, 3, 3, 3)}))
+t(lambda: m.load_state_dict({"weight": torch.rand(4, 3, 3, 3), "bias": torch.rand(5)}))
+t(lambda: m.to("cuda:0") if False else m.to(torch.float16).weight.dtype)
+''',
+    'cl_grad': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
+                  nn.ConvTranspose2d(4, 2, 2, stride=2), nn.Upsample(scale_factor=2, mode="nearest"))
+m = m.to(memory_format=torch.channels_last)
+x = torch.randn(2, 3, 6, 6).to(memory_format=torch.channels_last).requires_grad_()
+y = m(x)
+print(y.shape, y.stride(), y.is_contiguous(memory_format=torch.channels_last))
+y.sum().backward()
+print(x.grad.stride(), x.grad.is_contiguous(memory_format=torch.channels_last))
+for n, p in m.named_parameters():
+    print(n, p.grad.stride(), p.stride())
+print(x.grad[0, :, 0, 0].round(decimals=4))
+# freezing a backbone
+backbone = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+head = nn.Linear(4, 2)
+for p in backbone.parameters():
+    p.requires_grad = False
+model = nn.Sequential(backbone, head)
+print(sum(p.numel() for p in model.parameters() if p.requires_grad), sum(p.numel() for p in model.parameters()))
+out = model(torch.randn(2, 3, 5, 5))
+print(out.requires_grad, out.grad_fn.name())
+out.sum().backward()
+print(backbone[0].weight.grad, head.weight.grad.shape)
+backbone.requires_grad_(True); print(backbone[0].weight.requires_grad)
+opt = torch.optim.Adam(filter(lambda p: p.requires_grad, model.parameters()), lr=1e-3)
+print(len(opt.param_groups[0]["params"]))
+# init
+def init_weights(m):
+    if isinstance(m, nn.Conv2d):
+        nn.init.kaiming_uniform_(m.weight, a=math.sqrt(5)); nn.init.zeros_(m.bias)
+    elif isinstance(m, nn.Linear):
+        nn.init.trunc_normal_(m.weight, std=0.02); nn.init.constant_(m.bias, 0.1)
+    elif isinstance(m, nn.BatchNorm2d):
+        nn.init.ones_(m.weight); nn.init.zeros_(m.bias)
+print(model.apply(init_weights) is model)
+print(backbone[0].weight[0, 0].round(decimals=4), head.weight.round(decimals=4), head.bias)
+print(nn.init.calculate_gain("leaky_relu", 0.2), nn.init.calculate_gain("relu"), nn.init._calculate_fan_in_and_fan_out(backbone[0].weight))
+w = torch.empty(3, 5); nn.init.orthogonal_(w); print(((w @ w.t()) - torch.eye(3)).abs().max() < 1e-5)
+nn.init.xavier_normal_(w, gain=nn.init.calculate_gain("tanh")); print(w.std().round(decimals=3))
+''',
+    'repr': PRELUDE + r'''
+torch.manual_seed(0)
+class SEBlock(nn.Module):
+    def __init__(self, c, r=4):
+        super().__init__()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Sequential(nn.Linear(c, c // r, bias=False), nn.ReLU(inplace=True), nn.Linear(c // r, c, bias=False), nn.Sigmoid())
+    def forward(self, x):
+        b, c, _, _ = x.size()
+        y = self.pool(x).view(b, c)
+        return x * self.fc(y).view(b, c, 1, 1).expand_as(x)
+class Custom(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(1))
+        self.register_buffer("anchors", torch.zeros(3, 2))
+        self.blocks = nn.ModuleList([SEBlock(8) for _ in range(2)])
+        self.heads = nn.ModuleDict({"cls": nn.Conv2d(8, 3, 1), "box": nn.Conv2d(8, 4, 1)})
+        self.act = nn.LeakyReLU(0.1)
+        self.norm = nn.GroupNorm(2, 8)
+        self.ln = nn.LayerNorm([8, 4, 4], elementwise_affine=False)
+    def extra_repr(self):
+        return "num_blocks=2"
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        x = self.act(self.norm(x)) * self.scale
+        return {k: h(x) for k, h in self.heads.items()}
+m = Custom()
+print(m)
+print(repr(m.heads), str(m.blocks[0].fc[3]))
+out = m(torch.randn(2, 8, 4, 4))
+print({k: v.shape for k, v in out.items()})
+print([n for n, _ in m.named_parameters()])
+print([n for n, _ in m.named_buffers()], list(m.state_dict().keys()))
+print(m.get_submodule("blocks.1.fc.0"), m.get_parameter("heads.cls.bias").shape)
+print(nn.Conv2d(3, 4, (3, 5), stride=(2, 1), padding=(1, 2), dilation=2, groups=1, bias=False, padding_mode="circular"))
+print(nn.ConvTranspose2d(4, 4, 3, stride=2, padding=1, output_padding=1, groups=2, dilation=1))
+print(nn.MaxPool2d((2, 3), stride=(1, 2), padding=1, dilation=(1, 2), return_indices=True, ceil_mode=True))
+print(nn.BatchNorm2d(4, eps=1e-3, momentum=None, affine=False, track_running_stats=False))
+print(nn.Dropout2d(p=0.3, inplace=True), nn.AdaptiveMaxPool2d((3, None)), nn.AvgPool2d(2, ceil_mode=True, divisor_override=3))
+print(nn.Upsample(scale_factor=(2.0, 1.5), mode="bicubic", align_corners=False), nn.Upsample(size=5, mode="nearest-exact"))
+print(nn.InstanceNorm2d(3, affine=True, track_running_stats=True), nn.SyncBatchNorm(4), nn.LocalResponseNorm(3))
+print(nn.Softmax2d(), nn.Hardswish(), nn.SiLU(inplace=True), nn.Mish(), nn.GELU(approximate="tanh"), nn.PReLU(3))
+print(nn.Identity(3, unused="x"), nn.ChannelShuffle(2), nn.Fold((4, 4), 2, stride=2), nn.CrossEntropyLoss(ignore_index=255, label_smoothing=0.1))
+''',
+    'keypoints': PRELUDE + r'''
+torch.manual_seed(0)
+hm = torch.randn(2, 4, 6, 7)
+B, K, H, W = hm.shape
+flat = hm.view(B, K, -1)
+val, idx = flat.max(dim=-1)
+ys, xs = idx // W, idx % W
+print(val.round(decimals=3), ys, xs, idx.dtype)
+print(torch.unravel_index(idx, (H, W)))
+ys2 = torch.div(idx, W, rounding_mode="floor"); print(torch.equal(ys, ys2))
+coords = torch.stack([xs, ys], dim=-1).float()
+print(coords.shape, coords[0])
+sm = F.softmax(flat * 5, dim=-1).view(B, K, H, W)
+gx = torch.arange(W, dtype=torch.float32); gy = torch.arange(H, dtype=torch.float32)
+ex = (sm.sum(2) * gx).sum(-1); ey = (sm.sum(3) * gy).sum(-1)
+print(ex.round(decimals=3), ey.round(decimals=3))
+# gaussian target heatmap
+yy, xx = torch.meshgrid(torch.arange(H), torch.arange(W), indexing="ij")
+target = torch.exp(-((xx - 3) ** 2 + (yy - 2) ** 2) / (2 * 1.5 ** 2))
+print(target.dtype, target[2].round(decimals=3))
+# local maxima via max_pool (CenterNet)
+pooled = F.max_pool2d(hm, 3, stride=1, padding=1)
+keep = (pooled == hm).float()
+peaks = hm * keep
+scores, inds = torch.topk(peaks.view(B, -1), 5)
+cls = torch.div(inds, H * W, rounding_mode="trunc"); rem = inds % (H * W)
+print(scores.round(decimals=3), cls, rem // W, rem % W)
+# gather features at indices
+feat = torch.randn(B, 8, H * W)
+g = feat.gather(2, rem.unsqueeze(1).expand(-1, 8, -1))
+print(g.shape, g[0, 0].round(decimals=3))
+# roi crop via grid_sample (ROI align-ish)
+img = torch.arange(64, dtype=torch.float32).view(1, 1, 8, 8)
+box = torch.tensor([1.0, 2.0, 5.0, 6.0])
+x1, y1, x2, y2 = box
+ys_ = torch.linspace(y1, y2, 3); xs_ = torch.linspace(x1, x2, 3)
+gy_, gx_ = torch.meshgrid(ys_, xs_, indexing="ij")
+grid = torch.stack([gx_ / 7 * 2 - 1, gy_ / 7 * 2 - 1], -1).unsqueeze(0)
+print(F.grid_sample(img, grid, align_corners=True))
+print(torch.linspace(y1, y2, 3).dtype, torch.linspace(0, 1, 5, dtype=torch.float64))
+# argmax of segmentation to color palette
+palette = torch.tensor([[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]], dtype=torch.uint8)
+seg = hm[0].argmax(0)
+colored = palette[seg]
+print(colored.shape, colored.dtype, colored[0, :3])
+print(torch.unique(seg, return_counts=True))
+''',
+    'half_ops': PRELUDE + r'''
+torch.manual_seed(0)
+def t(name, f):
+    try:
+        r = f(); print(name, r.dtype, r.flatten()[:12])
+    except Exception as e:
+        print(name, type(e).__name__, str(e)[:100])
+for dt in (torch.bfloat16, torch.float16):
+    x = (torch.randn(2, 4, 7, 7) * 2).to(dt)
+    t("avg", lambda: F.avg_pool2d(x, 3, 2, 1))
+    t("avgc", lambda: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False, ceil_mode=True))
+    t("aavg", lambda: F.adaptive_avg_pool2d(x, (3, 2)))
+    t("aavg1", lambda: F.adaptive_avg_pool2d(x, 1))
+    t("mean", lambda: x.mean((2, 3)))
+    t("max", lambda: F.max_pool2d(x, 2))
+    t("amax", lambda: F.adaptive_max_pool2d(x, 3))
+    t("near", lambda: F.interpolate(x, scale_factor=1.5))
+    t("gn", lambda: F.group_norm(x, 2))
+    t("gnw", lambda: nn.GroupNorm(2, 4).to(dt)(x))
+    t("ln", lambda: F.layer_norm(x, (7,)))
+    t("lnw", lambda: nn.LayerNorm([4, 7, 7]).to(dt)(x))
+    t("lrn", lambda: F.local_response_norm(x, 3))
+    t("lsm2d", lambda: F.log_softmax(x, dim=1))
+    t("ce", lambda: F.cross_entropy(x, torch.randint(0, 4, (2, 7, 7))))
+    t("cen", lambda: F.cross_entropy(x, torch.randint(0, 4, (2, 7, 7)), reduction="none")[0, 0])
+    t("bce", lambda: F.binary_cross_entropy_with_logits(x, (x > 0).to(dt)))
+    t("pad", lambda: F.pad(x, (1, 1, 1, 1), mode="reflect")[0, 0, 0])
+    t("unf", lambda: F.unfold(x, 3)[0, :, 0])
+    t("ps", lambda: F.pixel_shuffle(x, 2)[0, 0, 0])
+    t("hs", lambda: F.hardswish(x))
+    t("silu", lambda: F.silu(x))
+    t("gelu", lambda: F.gelu(x))
+    t("mish", lambda: F.mish(x))
+    t("drop", lambda: F.dropout2d(x, 0.5, training=True)[0, :, 0, 0])
+    t("std", lambda: x.std(dim=(2, 3)))
+    t("var_mean", lambda: torch.var_mean(x, dim=(0, 2, 3))[0])
+    t("norm", lambda: x.norm(dim=1))
+    t("normalize", lambda: F.normalize(x, dim=1))
+    t("cos", lambda: F.cosine_similarity(x[0], x[1], dim=0))
+''',
+    'save2': PRELUDE + r'''
+import io
+torch.manual_seed(0)
+x = torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)
+img = torch.randint(0, 256, (4, 4, 3), dtype=torch.uint8)
+view = x[:, 1:]
+buf = io.BytesIO(); torch.save({"x": x, "img": img, "view": view, "perm": img.permute(2, 0, 1)}, buf); buf.seek(0)
+d = torch.load(buf)
+print(d["x"].stride(), d["x"].is_contiguous(memory_format=torch.channels_last), torch.equal(d["x"], x))
+print(d["img"].dtype, d["view"].stride(), d["view"].storage_offset(), d["perm"].stride())
+print(d["view"].untyped_storage().nbytes(), d["perm"].untyped_storage().data_ptr() == d["img"].untyped_storage().data_ptr())
+m = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4)).to(memory_format=torch.channels_last)
+sd = m.state_dict()
+print(sd["0.weight"].stride(), sd["1.running_mean"].stride())
+buf = io.BytesIO(); torch.save(sd, buf); buf.seek(0)
+sd2 = torch.load(buf, weights_only=True)
+print(sd2["0.weight"].stride())
+m2 = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4))
+print(m2.load_state_dict(sd2, assign=True), m2[0].weight.stride(), type(m2[0].weight).__name__, m2[0].weight.requires_grad)
+m3 = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4))
+m3.load_state_dict(sd2); print(m3[0].weight.stride())
+mh = nn.Conv2d(3, 4, 3).half()
+try:
+    print(mh.load_state_dict(nn.Conv2d(3, 4, 3).state_dict()), mh.weight.dtype)
+except Exception as e:
+    print(type(e).__name__, e)
+sd_meta = m.state_dict()
+print(getattr(sd_meta, "_metadata", None))
+ema = {k: v.clone().float() for k, v in m.state_dict().items()}
+for k, v in m.state_dict().items():
+    if v.dtype.is_floating_point:
+        ema[k].mul_(0.99).add_(v, alpha=0.01)
+print(ema["1.num_batches_tracked"].dtype, ema["0.bias"].round(decimals=4))
+print(m.load_state_dict({k: v for k, v in ema.items()}, strict=True))
+print(m[1].num_batches_tracked, m[1].num_batches_tracked.dtype)
+''',
+    'pool_edges': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.tensor([[[[1., 1., 2., 2.], [1., 1., 2., 2.], [3., 3., float("nan"), 0.], [3., 3., 0., 0.]]]])
+o, i = F.max_pool2d(x, 2, return_indices=True); print(o, i)
+xr = torch.ones(1, 1, 4, 4, requires_grad=True)
+F.max_pool2d(xr, 2).sum().backward(); print(xr.grad)
+xr.grad = None; F.max_pool2d(xr, 3, stride=1).sum().backward(); print(xr.grad)
+xr.grad = None; F.avg_pool2d(xr, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=True).sum().backward(); print(xr.grad)
+y = torch.arange(25.).view(1, 1, 5, 5)
+print(F.avg_pool2d(y, 2, stride=2, ceil_mode=True), F.avg_pool2d(y, 2, stride=2, ceil_mode=True, padding=1, count_include_pad=True))
+print(F.max_pool2d(y, 2, stride=2, ceil_mode=True, padding=1, return_indices=True))
+print(F.max_pool2d(y, 2, dilation=2, return_indices=True)[1])
+print(F.adaptive_max_pool2d(y, (3, 2), return_indices=True))
+print(F.adaptive_avg_pool2d(y, (3, 4)))
+ni = torch.tensor([[[[-float("inf"), -float("inf")], [-float("inf"), -float("inf")]]]])
+print(F.max_pool2d(ni, 2, return_indices=True), F.avg_pool2d(ni, 2))
+print(F.max_pool2d(torch.full((1, 1, 2, 2), float("nan")), 2, return_indices=True))
+print(F.max_pool1d(torch.arange(10.).view(1, 1, 10), 3, stride=2, padding=1, return_indices=True))
+print(F.max_pool3d(torch.arange(27.).view(1, 1, 3, 3, 3), 2, return_indices=True)[1])
+print(F.lp_pool2d(y, 1, 2), F.lp_pool2d(y, float("inf"), 2) if False else "")
+z = torch.randn(1, 2, 7, 9)
+print(nn.FractionalMaxPool2d(2, output_size=(4, 5), _random_samples=torch.rand(1, 2, 2))(z).round(decimals=4))
+print(F.max_unpool2d(*F.max_pool2d(y, 2, stride=2, return_indices=True), 2, stride=2, output_size=(5, 5)))
+''',
+    'intstats': PRELUDE + r'''
+torch.manual_seed(0)
+img = torch.randint(0, 256, (3, 5, 6), dtype=torch.uint8)
+def t(f):
+    try:
+        r = f(); print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e))
+t(lambda: img.mean())
+t(lambda: img.mean(dtype=torch.float32))
+t(lambda: img.float().mean((1, 2)))
+t(lambda: img.std())
+t(lambda: img.var(dim=0).shape)
+t(lambda: img.median())
+t(lambda: img.median(dim=1).values[0])
+t(lambda: img.nanmedian())
+t(lambda: torch.quantile(img, 0.5))
+t(lambda: torch.quantile(img.float(), torch.tensor([0.1, 0.9]), dim=1).shape)
+t(lambda: img.sum(dtype=torch.uint8))
+t(lambda: img.sum(dim=(1, 2)))
+t(lambda: img.prod(dim=0)[0])
+t(lambda: img.cumsum(0).dtype)
+t(lambda: img.max(dim=0))
+t(lambda: img.argmax())
+t(lambda: img.amax(dim=(1, 2)))
+t(lambda: img.mode(dim=0).values[0])
+t(lambda: torch.histc(img.float(), bins=5, min=0, max=0))
+t(lambda: torch.histc(img.double(), bins=3))
+t(lambda: torch.histc(img.half(), bins=3))
+t(lambda: torch.bincount(img.flatten(), minlength=3).sum())
+t(lambda: torch.bincount(img.flatten().int()).shape)
+t(lambda: torch.bincount(img.flatten(), weights=torch.ones(90, dtype=torch.float16)).dtype)
+t(lambda: torch.bincount(torch.tensor([], dtype=torch.long)))
+t(lambda: torch.bincount(torch.tensor([], dtype=torch.long), minlength=3))
+t(lambda: torch.histogram(img.float(), bins=3))
+t(lambda: torch.histogram(img, bins=3))
+t(lambda: torch.histogramdd(img.float().view(-1, 3), bins=[2, 2, 2]).hist)
+t(lambda: (img > 128).sum())
+t(lambda: (img > 128).float().mean(dim=(1, 2)))
+t(lambda: (img > 128).mean())
+t(lambda: img.to(torch.float32).div_(255).sub_(torch.tensor([0.5, 0.4, 0.3])[:, None, None]).max())
+t(lambda: img.div_(255))
+t(lambda: img.float().div_(255).mul(255).to(torch.uint8).equal(img))
+t(lambda: (img.float() / 255 * 255).round().byte().equal(img))
+t(lambda: img.clamp(10, 200).min())
+t(lambda: img.clamp(10.5, 200))
+t(lambda: img.clamp(min=torch.tensor(10.5)))
+t(lambda: (img - 200)[0, 0])
+t(lambda: (img.int() - 200).abs().to(torch.uint8)[0, 0])
+t(lambda: img.sub(300)[0, 0])
+t(lambda: img + torch.tensor(300))
+t(lambda: torch.where(img > 100, img, 0).dtype)
+t(lambda: torch.where(img > 100, img, 0.5).dtype)
+t(lambda: img.float().std(dim=(1, 2), keepdim=True).shape)
+t(lambda: torch.cdist(img.float().view(3, -1), img.float().view(3, -1)).round())
+''',
+    'norms_cl': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(2, 6, 5, 5)
+xc = x.to(memory_format=torch.channels_last)
+for mod in (nn.GroupNorm(3, 6), nn.GroupNorm(1, 6), nn.InstanceNorm2d(6, affine=True), nn.LayerNorm([6, 5, 5]), nn.BatchNorm2d(6), nn.LocalResponseNorm(3)):
+    a, b = mod(x), mod(xc)
+    print(type(mod).__name__, b.stride(), torch.allclose(a, b, atol=1e-6), a[1, 2, 3].round(decimals=4))
+ln = nn.LayerNorm(6)
+y = ln(xc.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+print(y.stride(), y.is_contiguous(memory_format=torch.channels_last), y[0, :, 0, 0].round(decimals=4))
+class LayerNorm2d(nn.Module):
+    def __init__(self, c, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(c)); self.bias = nn.Parameter(torch.zeros(c)); self.eps = eps
+    def forward(self, x):
+        u = x.mean(1, keepdim=True)
+        s = (x - u).pow(2).mean(1, keepdim=True)
+        x = (x - u) / torch.sqrt(s + self.eps)
+        return self.weight[:, None, None] * x + self.bias[:, None, None]
+l2 = LayerNorm2d(6)
+print(l2(x)[0, :, 0, 0].round(decimals=4), l2(xc).stride())
+xr = xc.clone().requires_grad_()
+nn.GroupNorm(3, 6)(xr).pow(2).sum().backward()
+print(xr.grad.stride(), xr.grad[0, 0, 0].round(decimals=4))
+print(F.normalize(x, dim=1)[0, :, 0, 0].round(decimals=4), F.normalize(xc, p=1, dim=1).stride())
+c = nn.Conv2d(6, 4, 3, padding=1, padding_mode="reflect")
+print(c(xc).stride(), torch.allclose(c(x), c(xc), atol=1e-5))
+c2 = nn.Conv2d(6, 4, 3, padding=2, padding_mode="circular", dilation=2)
+print(c2(xc).stride(), c2(x).shape)
+print(F.conv2d(xc, torch.randn(6, 1, 3, 3), groups=6, padding=1).stride())
+print(F.conv_transpose2d(xc, torch.randn(6, 2, 2, 2), stride=2).stride())
+print(torch.cat([xc, xc], dim=1).stride(), torch.cat([xc, x], dim=1).stride(), torch.stack([xc, xc]).stride())
+print((xc * 2).stride(), (xc + x).stride(), (x + xc).stride(), torch.where(xc > 0, xc, 0.).stride(), xc.clamp(0).stride())
+print(xc.mean(1, keepdim=True).stride(), xc.sum((2, 3), keepdim=True).stride(), xc.max(1, keepdim=True).values.stride(), xc.argmax(1).stride())
+print(xc[:, :3].stride(), xc[..., 1:].stride(), xc.narrow(1, 0, 2).contiguous().stride(), xc.flip(1).stride(), xc.roll(1, 2).stride())
+''',
+    'fuzz': PRELUDE + r'''
+torch.manual_seed(0)
+for trial in range(40):
+    n, c = torch.randint(1, 3, (2,)).tolist()
+    h, w = torch.randint(1, 9, (2,)).tolist()
+    x = torch.randn(n, c, h, w)
+    oh, ow = torch.randint(1, 12, (2,)).tolist()
+    mode = ["nearest", "nearest-exact", "bilinear", "bicubic", "area"][trial % 5]
+    kw = {} if mode in ("nearest", "nearest-exact", "area") else {"align_corners": bool(trial % 2)}
+    try:
+        y = F.interpolate(x, size=(oh, ow), mode=mode, **kw)
+        print(trial, mode, tuple(y.shape), y.sum().round(decimals=3).item(), y.flatten()[:3].round(decimals=4).tolist())
+    except Exception as e:
+        print(trial, type(e).__name__, e)
+    sf = [0.5, 1.3, 2.0, 2.5, 0.75][trial % 5]
+    try:
+        y = F.interpolate(x, scale_factor=sf, mode=mode, **kw)
+        print(" sf", tuple(y.shape), y.sum().round(decimals=3).item())
+    except Exception as e:
+        print(" sf", type(e).__name__, e)
+    ah, aw = torch.randint(1, 10, (2,)).tolist()
+    print(" ap", F.adaptive_avg_pool2d(x, (ah, aw)).sum().round(decimals=3).item(), F.adaptive_max_pool2d(x, (ah, aw), return_indices=True)[1].sum().item())
+    k = int(torch.randint(1, 4, (1,))); s = int(torch.randint(1, 3, (1,))); p = int(torch.randint(0, 2, (1,)))
+    try:
+        ct = nn.ConvTranspose2d(c, 2, k, stride=s, padding=p, output_padding=min(s - 1, 1) if s > 1 else 0)
+        print(" ct", tuple(ct(x).shape), ct(x).sum().round(decimals=2).item())
+    except Exception as e:
+        print(" ct", type(e).__name__, e)
+    try:
+        print(" mp", tuple(F.max_pool2d(x, k, s, min(p, k // 2), ceil_mode=bool(trial % 3 == 0)).shape), F.avg_pool2d(x, k, s, min(p, k // 2), ceil_mode=bool(trial % 3 == 0)).sum().round(decimals=3).item())
+    except Exception as e:
+        print(" mp", type(e).__name__, e)
+    g = torch.rand(n, 3, 4, 2) * 2.4 - 1.2
+    print(" gs", F.grid_sample(x, g, mode=["bilinear", "nearest", "bicubic"][trial % 3], padding_mode=["zeros", "border", "reflection"][trial % 3 - 1], align_corners=bool(trial % 2)).sum().round(decimals=3).item())
+''',
+    'uint8_fuzz': PRELUDE + r'''
+torch.manual_seed(0)
+for trial in range(60):
+    n = 1 + trial % 2; c = [1, 3, 4, 2][trial % 4]
+    h, w = torch.randint(1, 20, (2,)).tolist()
+    x = torch.randint(0, 256, (n, c, h, w), dtype=torch.uint8)
+    if trial % 3 == 0:
+        x = x.contiguous(memory_format=torch.channels_last)
+    oh, ow = torch.randint(1, 30, (2,)).tolist()
+    mode = ["bilinear", "bicubic"][trial % 2]
+    aa = bool((trial // 2) % 2); ac = bool((trial // 4) % 2)
+    if mode == "bicubic" and not aa and (oh > h or ow > w):
+        oh, ow = max(1, h // 2), max(1, w // 2)
+    if (oh, ow) == (1, 1) or (oh == 1 and h > 1) or (ow == 1 and w > 1):
+        oh, ow = oh + 1, ow + 1
+    try:
+        y = F.interpolate(x, size=(oh, ow), mode=mode, antialias=aa, align_corners=ac)
+        print(trial, mode, aa, ac, tuple(x.shape), tuple(y.shape), y.stride(), y.sum().item(), y.flatten()[:8].tolist())
+    except Exception as e:
+        print(trial, type(e).__name__, str(e)[:80])
+''',
 }
 BUGS = {
     # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check
@@ -1027,6 +1591,15 @@ for ac in (False, True):
     print(y.sum(dim=(2, 3)).tolist())
     y = F.interpolate(img, size=(26, 26), mode="bicubic", align_corners=ac)
     print(y.sum(dim=(2, 3)).tolist())
+'''),
+    'softmax_half_channels': ("softmax of float16/bfloat16 over a non-last dim (channels of an "
+                              "image batch): about 0.4% of elements one ulp from torch's (its "
+                              "exp and sum order there; dim_activations.py is reserved)",
+                              PRELUDE + r'''
+torch.manual_seed(0)
+for dt in (torch.bfloat16, torch.float16):
+    x = (torch.randn(2, 4, 7, 7) * 2).to(dt)
+    print(F.softmax(x, dim=1).flatten()[:60])
 '''),
 }
 
