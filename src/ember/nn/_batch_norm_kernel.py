@@ -95,10 +95,11 @@ def moved_var(running_var, var_sum, count, momentum):
 # A float16/bfloat16 input (observed on torch 2.13, training mode) with float32 parameters
 # (the "mixed" call) keeps float32 statistics (saved as float32); ember takes the float32
 # kernel's arithmetic for them, which differs from torch's in the last bit now and then (in
-# invstd and the running statistics: torch's order there is not understood). With parameters of its own dtype (or none), torch keeps the
-# statistics in that dtype: the saved mean and invstd are rounded to it, and the output is
-# taken from the rounded ones (alpha = invstd * weight, beta = bias - mean * alpha in float32,
-# the output x * alpha + beta fused, then rounded). The rest differs by dtype:
+# the mean, invstd and the running statistics: torch's order there is not understood). With
+# parameters of its own dtype (or none), torch keeps the statistics in that dtype: the saved
+# mean and invstd are rounded to it, and the output is taken from the rounded ones (alpha =
+# invstd * weight, beta = bias - mean * alpha in float32, the output x * alpha + beta fused,
+# then rounded). The rest differs by dtype:
 # - float16 takes the float32 kernel's statistics and running statistics' update (from the
 #   unrounded statistics), each result rounded to float16 once;
 # - bfloat16 computes in bfloat16 where the float32 kernel computes in float32: the variance's
@@ -120,12 +121,13 @@ def half_statistics(v, eps, dtype):
     mean, invstd, var_sum = batch_statistics(v, eps)
     if dtype.name == "float32":
         return mean, invstd, var_sum, mean
+    moving = mean
     if dtype.name == "bfloat16":
         var_sum = _round(var_sum, dtype)
         var = _round(var_sum / _F32(v.shape[0] * v.shape[2]), dtype)
         invstd = (1 / np.sqrt(var.astype(_F64) + eps)).astype(_F32)
-        mean = _round(mean, dtype)
-    return _round(mean, dtype), _round(invstd, dtype), var_sum, mean
+        moving = _round(mean, dtype)
+    return _round(mean, dtype), _round(invstd, dtype), var_sum, moving
 
 
 def half_moved(running_mean, running_var, mean, var_sum, count, momentum):

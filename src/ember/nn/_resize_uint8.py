@@ -7,8 +7,8 @@ first, then the height (a pass is skipped where the size stays), each rounding b
 
 - each output element o of a pass reads a window of inputs with float64 weights w_j summing
   to 1; the weights become integers round(w_j * 2**p) (halves away from zero), p being the
-  largest precision below 22 for which the largest weight times 2**(p + 1) still rounds
-  below 2**15 (PIL's rule);
+  smallest precision for which the pass's largest weight times 2**(p + 1) rounds to 2**15 or
+  more, or 22 (PIL's rule: the largest weight keeps below 2**15 at 15 bits or so);
 - the output is (2**(p - 1) + sum_j x_j * W_j) >> p, clamped to 0..255.
 
 The windows are PIL's: centre c = s * (o + 0.5) (s the input step per output step: in / out,
