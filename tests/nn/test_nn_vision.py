@@ -616,3 +616,14 @@ def test_nearest_upsample_gradient_adds_output_after_output():
         for ow in range(9):
             expected[:, :, rows[oh], cols[ow]] += g[:, :, oh, ow]
     np.testing.assert_array_equal(x.grad.numpy(), expected)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+def test_grid_sample_outside_a_negative_image_is_positive_zero(mode):
+    image = -ember.ones(1, 1, 3, 3)
+    grid = ember.tensor([[[[5.0, 5.0], [-4.0, 0.0]]]])
+    out = F.grid_sample(image, grid, mode=mode, align_corners=True).numpy()
+    assert (out == 0).all() and not np.signbit(out).any()
+    volume = -ember.ones(1, 1, 2, 3, 3)
+    out = F.grid_sample(volume, ember.tensor([[[[[5.0, 5.0, 5.0]]]]]), align_corners=True)
+    assert not np.signbit(out.numpy()).any()

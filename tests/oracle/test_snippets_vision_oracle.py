@@ -1552,6 +1552,74 @@ for trial in range(60):
     except Exception as e:
         print(trial, type(e).__name__, str(e)[:80])
 ''',
+    'params': PRELUDE + r'''
+torch.manual_seed(0)
+conv = nn.Conv2d(1, 2, 2)
+m = nn.Sequential(conv, nn.ReLU(), conv)
+print(sum(p.numel() for p in m.parameters()), len(list(m.named_parameters(remove_duplicate=False))), len(list(m.modules())), len(list(m.modules())))
+print([n for n, _ in m.named_modules(remove_duplicate=False)])
+print(m[0].weight)
+print(m[0].bias.data, m[0].bias.detach().requires_grad)
+print(nn.Parameter(torch.zeros(2, 2)), nn.Parameter(torch.zeros(2), requires_grad=False))
+print(nn.Parameter(torch.zeros(2, 2, dtype=torch.float64)))
+print(repr(nn.Parameter(torch.ones(3, dtype=torch.uint8), requires_grad=False)))
+bn = nn.BatchNorm2d(2)
+print(bn.running_mean, bn.num_batches_tracked, bn.state_dict()["num_batches_tracked"])
+def count(model):
+    total, trainable = 0, 0
+    for name, p in model.named_parameters():
+        total += p.numel()
+        trainable += p.numel() if p.requires_grad else 0
+        print(f"{name:20s} {str(list(p.shape)):16s} {p.numel():>6d} {p.requires_grad}")
+    print(f"total={total:,} trainable={trainable:,} size={sum(p.numel() * p.element_size() for p in model.parameters()) / 1024:.2f}KB")
+net = nn.Sequential(nn.Conv2d(3, 16, 3), nn.BatchNorm2d(16), nn.Conv2d(16, 32, 3, groups=4), nn.Linear(32, 10))
+net[1].weight.requires_grad_(False)
+count(net)
+print(sum(b.numel() for b in net.buffers()), [b.dtype for b in net.buffers()])
+print(net[2].weight.shape, net[2].weight.numel(), net[2].weight.nelement(), net[2].weight.dim(), net[2].weight.ndimension())
+print(nn.utils.parameters_to_vector(net.parameters()).shape)
+v = nn.utils.parameters_to_vector(net.parameters()) * 0
+nn.utils.vector_to_parameters(v, net.parameters()); print(net[3].bias)
+print(net.half().state_dict()["1.running_var"].dtype, net[1].num_batches_tracked.dtype)
+print(net.double()[0].weight.dtype, net.float().to(torch.bfloat16)[3].weight.dtype)
+print(next(net.parameters()).device, next(net.parameters()).is_leaf)
+''',
+    'flow3d': PRELUDE + r'''
+torch.manual_seed(0)
+def warp(x, flo):
+    B, C, H, W = x.size()
+    xx = torch.arange(0, W).view(1, -1).repeat(H, 1)
+    yy = torch.arange(0, H).view(-1, 1).repeat(1, W)
+    xx = xx.view(1, 1, H, W).repeat(B, 1, 1, 1); yy = yy.view(1, 1, H, W).repeat(B, 1, 1, 1)
+    grid = torch.cat((xx, yy), 1).float()
+    vgrid = grid + flo
+    vgrid[:, 0, :, :] = 2.0 * vgrid[:, 0, :, :].clone() / max(W - 1, 1) - 1.0
+    vgrid[:, 1, :, :] = 2.0 * vgrid[:, 1, :, :].clone() / max(H - 1, 1) - 1.0
+    vgrid = vgrid.permute(0, 2, 3, 1)
+    out = F.grid_sample(x, vgrid, align_corners=True)
+    mask = F.grid_sample(torch.ones(x.size()), vgrid, align_corners=True)
+    mask = (mask >= 0.9999).float()
+    return out * mask, mask
+x = torch.randn(2, 3, 6, 7); flo = torch.randn(2, 2, 6, 7)
+o, m = warp(x, flo)
+print(o.shape, o[0, 0, 0].round(decimals=4), m.sum())
+vol = torch.randn(1, 2, 4, 5, 6)
+print(F.interpolate(vol, scale_factor=2, mode="trilinear", align_corners=False)[0, 0, 1, 2].round(decimals=4))
+print(F.interpolate(vol, size=(3, 3, 3), mode="trilinear", align_corners=True)[0, 1, 1].round(decimals=4))
+print(F.interpolate(vol, scale_factor=(1, 2, 0.5), mode="nearest").shape, F.interpolate(vol, size=(2, 7, 3), mode="area")[0, 0, 0].round(decimals=4))
+theta = torch.tensor([[[1.0, 0.1, 0.0, 0.1], [0.0, 0.9, 0.1, 0.0], [0.05, 0.0, 1.1, -0.1]]])
+g = F.affine_grid(theta, (1, 2, 4, 5, 6), align_corners=False)
+print(g.shape, g[0, 1, 2, 3].round(decimals=4))
+print(F.grid_sample(vol, g, align_corners=False)[0, 0, 1, 1].round(decimals=4))
+print(F.grid_sample(vol, g, mode="nearest", padding_mode="border", align_corners=True)[0, 1, 2, 2])
+c3 = nn.Conv3d(2, 4, 3, padding=1); print(c3(vol).shape, nn.MaxPool3d(2)(vol).shape, nn.AvgPool3d(2, ceil_mode=True)(vol).shape)
+print(nn.BatchNorm3d(2)(vol)[0, 0, 0, 0].round(decimals=4), nn.ConvTranspose3d(2, 1, 2, 2)(vol).shape)
+print(nn.AdaptiveAvgPool3d((1, 2, 3))(vol).round(decimals=4)[0, 0])
+vc = vol.to(memory_format=torch.channels_last_3d)
+print(vc.stride(), c3(vc).stride(), F.interpolate(vc, scale_factor=2).stride(), nn.MaxPool3d(2)(vc).stride())
+print(F.pad(vol, (1, 1, 1, 1, 1, 1), mode="replicate").shape, F.pad(vol, (1, 1, 1, 1, 1, 1), mode="reflect")[0, 0, 0, 0])
+print(F.pad(vol, (1, 1, 2, 0, 0, 1), mode="circular").shape)
+''',
 }
 BUGS = {
     # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check

@@ -110,7 +110,8 @@ def _read(xp, image, points):
     n, c = image.shape[:2]
     flat, valid = _flat_index(xp, image, points)
     values = xp.take_along_axis(image.reshape(n, c, -1), flat.reshape(n, 1, -1), axis=2)
-    return values.reshape((n, c) + flat.shape[1:]) * valid[:, None], valid
+    # (+0 outside, as torch reads it: a negative value times False would be -0)
+    return xp.where(valid[:, None], values.reshape((n, c) + flat.shape[1:]), 0), valid
 
 
 def _sources(xp, image, grid, mode, padding_mode, align_corners):
