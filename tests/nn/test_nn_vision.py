@@ -627,3 +627,23 @@ def test_grid_sample_outside_a_negative_image_is_positive_zero(mode):
     volume = -ember.ones(1, 1, 2, 3, 3)
     out = F.grid_sample(volume, ember.tensor([[[[[5.0, 5.0, 5.0]]]]]), align_corners=True)
     assert not np.signbit(out.numpy()).any()
+
+
+def test_grid_sample_reflection_remainder_of_far_coordinates():
+    from ember.nn._grid_sample_ops import _reflect
+    far = np.array([1e10], np.float32)      # 10**10 = 1 (mod 3), but float32 d - flips * 3 = 0
+    assert _reflect(np, far, 0, 6)[0].tolist() == [1.0]                    # fmod (3-D kernel)
+    assert _reflect(np, far, 0, 6, vectorized=True)[0].tolist() == [0.0]   # 2-D vector kernel
+
+
+@pytest.mark.parametrize("padding_mode", ["border", "reflection"])
+def test_grid_sample_nan_coordinate_reads_first_pixel_in_2d_and_last_in_3d(padding_mode):
+    nan = float("nan")
+    image = ember.tensor([1.0, 2.0, 3.0]).view(1, 1, 1, 3)
+    out = F.grid_sample(image, ember.tensor([[[[nan, 0.0]]]]), mode="nearest",
+                        padding_mode=padding_mode, align_corners=True)
+    assert out.flatten().tolist() == [1.0]
+    volume = image.view(1, 1, 1, 1, 3)
+    out = F.grid_sample(volume, ember.tensor([[[[[nan, 0.0, 0.0]]]]]), mode="nearest",
+                        padding_mode=padding_mode, align_corners=True)
+    assert out.flatten().tolist() == [3.0]

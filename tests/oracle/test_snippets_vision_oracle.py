@@ -1620,6 +1620,93 @@ print(vc.stride(), c3(vc).stride(), F.interpolate(vc, scale_factor=2).stride(), 
 print(F.pad(vol, (1, 1, 1, 1, 1, 1), mode="replicate").shape, F.pad(vol, (1, 1, 1, 1, 1, 1), mode="reflect")[0, 0, 0, 0])
 print(F.pad(vol, (1, 1, 2, 0, 0, 1), mode="circular").shape)
 ''',
+    'signed_zero': PRELUDE + r'''
+torch.manual_seed(0)
+x = -torch.ones(1, 1, 3, 3)
+z = torch.zeros(1, 1, 3, 3)
+nz = -torch.zeros(1, 1, 3, 3)
+def s(name, y):
+    print(name, (1 / y).flatten()[:10])
+s("pad", F.pad(nz, (1, 1)))
+s("pad_v", F.pad(x * 0, (1, 1), value=-0.0))
+s("reflect", F.pad(nz, (1, 1), mode="reflect"))
+s("avg", F.avg_pool2d(nz, 2, padding=1))
+s("avg_cip", F.avg_pool2d(nz, 2, padding=1, count_include_pad=False))
+s("max", F.max_pool2d(nz, 2, padding=1))
+s("amax", F.adaptive_max_pool2d(nz, 2))
+s("aavg", F.adaptive_avg_pool2d(nz, 2))
+s("interp_near", F.interpolate(nz, scale_factor=2))
+s("interp_bil", F.interpolate(nz, scale_factor=2, mode="bilinear"))
+s("interp_bic", F.interpolate(nz, scale_factor=2, mode="bicubic"))
+s("interp_aa", F.interpolate(nz, size=(2, 2), mode="bilinear", antialias=True))
+s("interp_area", F.interpolate(nz, size=(2, 2), mode="area"))
+s("gs_in", F.grid_sample(nz, torch.zeros(1, 2, 2, 2), align_corners=False))
+s("gs_bic", F.grid_sample(nz, torch.zeros(1, 2, 2, 2), mode="bicubic", align_corners=False))
+s("unfold", F.unfold(nz, 2, padding=1))
+s("fold", F.fold(F.unfold(nz, 2), (3, 3), 2))
+s("conv", F.conv2d(nz, -torch.ones(1, 1, 1, 1)))
+s("conv_pad", F.conv2d(x, torch.zeros(1, 1, 3, 3), padding=1))
+s("convT", F.conv_transpose2d(nz, torch.ones(1, 1, 2, 2), stride=2))
+s("unpool", F.max_unpool2d(*F.max_pool2d(x, 2, return_indices=True), 2, output_size=(3, 3)))
+s("relu", F.relu(nz))
+s("relu6", F.relu6(x * 0))
+s("hardtanh", F.hardtanh(nz))
+s("leaky", F.leaky_relu(x, 0.0))
+s("clamp0", x.clamp(min=0))
+s("clamp_n", nz.clamp(min=0))
+s("max0", torch.maximum(x, torch.zeros(1)))
+s("where", torch.where(x > 0, x, 0.))
+s("mask_mul", x * (x > 0))
+s("masked_fill", x.masked_fill(x < 0, 0))
+s("dropout_eval", F.dropout(nz, 0.5, training=False))
+s("drop2d", F.dropout2d(x, 1.0))
+s("bn_eval", F.batch_norm(nz, torch.zeros(1), torch.ones(1), training=False, eps=0.0))
+s("pixel", F.pixel_shuffle(nz.repeat(1, 4, 1, 1), 2))
+s("flip", nz.flip(-1))
+s("roll", nz.roll(1, -1))
+s("lerp", torch.lerp(nz, z, 0.5))
+s("mean", nz.mean((2, 3)))
+s("sum", nz.sum((2, 3)))
+s("cumsum", nz.cumsum(-1))
+s("softplus_neg", -F.softplus(-torch.full((1, 1, 1, 2), 200.)))
+s("hsig", F.hardsigmoid(torch.full((1, 2), -3.0)))
+s("hswish", F.hardswish(torch.full((1, 2), -3.0)))
+s("silu", F.silu(nz))
+s("gelu", F.gelu(nz))
+s("elu", F.elu(nz))
+s("mish", F.mish(nz))
+s("sigmoid_mul", nz * torch.sigmoid(nz))
+s("abs", nz.abs())
+s("sqrt", nz.sqrt())
+s("norm", F.normalize(nz, dim=1))
+s("round", (-0.4 * torch.ones(2)).round())
+s("trunc", (-0.4 * torch.ones(2)).trunc())
+s("floor_div", torch.div(-torch.ones(2), 3, rounding_mode="trunc"))
+s("mul_int", (-torch.ones(2)) * 0)
+s("ce_zero", F.cross_entropy(torch.zeros(1, 2, 1, 1), torch.zeros(1, 1, 1, dtype=torch.long), reduction="none") * 0)
+''',
+    'gs_special': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(1, 2, 4, 5)
+vals = [float("nan"), float("inf"), -float("inf"), 1e10, -1e10, 1.0, -1.0, 0.999999, 1.000001, 3.3, -2.7]
+g = torch.tensor([[[[a, b] for a in vals] for b in vals[:4]]])
+gm = g.clamp(-5, 5)
+for mode in ("bilinear", "nearest", "bicubic"):
+    for pm in ("zeros", "border", "reflection"):
+        for ac in (False, True):
+            if mode == "bicubic" and pm == "reflection":
+                g = gm      # (coordinates of 1e10: see the report)
+            try:
+                y = F.grid_sample(x, g, mode=mode, padding_mode=pm, align_corners=ac)
+                print(mode, pm, ac, y[0, 0].flatten().round(decimals=4).tolist())
+            except Exception as e:
+                print(mode, pm, ac, type(e).__name__, e)
+x3 = torch.randn(1, 1, 3, 4, 5)
+g3 = torch.tensor([[[[[a, 0.3, 0.5] for a in vals]]]])
+for mode in ("bilinear", "nearest"):
+    for pm in ("zeros", "border", "reflection"):
+        print(mode, pm, F.grid_sample(x3, g3, mode=mode, padding_mode=pm, align_corners=False).flatten().round(decimals=4).tolist())
+''',
 }
 BUGS = {
     # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check

@@ -36,16 +36,18 @@ def _unnormalize(xp, coord, size, align_corners, scalar=False):
     return (coord + 1) * (size / 2) - 0.5, size / 2
 
 
-def _reflect(xp, x, low, high):
-    """Reflect x into [low / 2, high / 2] (twice-scaled bounds, as torch); with its slope."""
+def _reflect(xp, x, low, high, vectorized=False):
+    """Reflect x into [low / 2, high / 2] (twice-scaled bounds, as torch); with its slope.
+    `vectorized`: as torch's 2-D vector kernel, which takes the remainder as d - flips * span
+    in x's dtype, not fmod (the two part only for coordinates far outside, 1e7 and more)."""
     if low == high:
         return xp.zeros_like(x), xp.zeros_like(x)
     lo = low / 2
     span = (high - low) / 2
     sign = xp.where(x < lo, -1.0, 1.0)
     d = xp.abs(x - lo)
-    extra = xp.fmod(d, span)
     flips = xp.floor(d / span)
+    extra = d - flips * x.dtype.type(span) if vectorized else xp.fmod(d, span)
     even = flips % 2 == 0
     out = xp.where(even, extra + lo, span - extra + lo)
     slope = sign * xp.where(even, 1.0, -1.0)
@@ -58,23 +60,24 @@ def _source(xp, coord, size, padding_mode, align_corners, scalar=False):
     slope = xp.full(x.shape, slope, dtype=x.dtype)
     if padding_mode == "border":
         inside = (x > 0) & (x < size - 1)
-        x = _clip(xp, x, size)
+        x = _clip(xp, x, size, scalar)
         slope = slope * inside
     elif padding_mode == "reflection":
-        if align_corners:
-            x, s = _reflect(xp, x, 0, 2 * (size - 1))
-        else:
-            x, s = _reflect(xp, x, -1, 2 * size - 1)
+        low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        x, s = _reflect(xp, x, low, high, vectorized=not scalar)
         slope = slope * s
         inside = (x > 0) & (x < size - 1)
-        x = _clip(xp, x, size)
+        x = _clip(xp, x, size, scalar)
         slope = slope * inside
     return x, slope
 
 
-def _clip(xp, x, size):
-    """x clipped to [0, size - 1]; torch's clip sends a nan coordinate to 0."""
-    return xp.where(xp.isnan(x), 0, xp.clip(x, 0, size - 1)).astype(x.dtype, copy=False)
+def _clip(xp, x, size, scalar=False):
+    """x clipped to [0, size - 1]; torch's vector clip (2-D) sends a nan coordinate to 0, its
+    scalar one (3-D: min(size - 1, max(x, 0)), where a comparison with nan is false) to
+    size - 1."""
+    return xp.where(xp.isnan(x), size - 1 if scalar else 0,
+                    xp.clip(x, 0, size - 1)).astype(x.dtype, copy=False)
 
 
 def _corners(xp, coords):
