@@ -1707,6 +1707,165 @@ for mode in ("bilinear", "nearest"):
     for pm in ("zeros", "border", "reflection"):
         print(mode, pm, F.grid_sample(x3, g3, mode=mode, padding_mode=pm, align_corners=False).flatten().round(decimals=4).tolist())
 ''',
+    'nonfinite': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(1, 2, 4, 5)
+x[0, 0, 1, 2] = float("nan"); x[0, 1, 2, 3] = float("inf"); x[0, 1, 0, 0] = -float("inf")
+def p(name, y):
+    print(name, tuple(y.shape), y.flatten().round(decimals=4).tolist())
+for mode in ("nearest", "nearest-exact", "bilinear", "bicubic", "area"):
+    kw = {} if mode in ("nearest", "nearest-exact", "area") else {"align_corners": False}
+    p(mode, F.interpolate(x, size=(3, 7), mode=mode, **kw))
+p("aa", F.interpolate(x, size=(2, 3), mode="bilinear", antialias=True))
+p("aa_c", F.interpolate(x, size=(2, 3), mode="bicubic", antialias=True))
+p("max", F.max_pool2d(x, 2, stride=1))
+o, i = F.max_pool2d(x, 2, stride=1, return_indices=True); print(i.flatten().tolist())
+p("avg", F.avg_pool2d(x, 2, stride=1))
+p("amax", F.adaptive_max_pool2d(x, (2, 3)))
+print(F.adaptive_max_pool2d(x, (2, 3), return_indices=True)[1].flatten().tolist())
+p("aavg", F.adaptive_avg_pool2d(x, (2, 3)))
+p("lp", F.lp_pool2d(x, 2, 2))
+for mode in ("constant", "reflect", "replicate", "circular"):
+    p(mode, F.pad(x, (1, 1, 1, 1), mode=mode)[0, 1, :3])
+p("relu", F.relu(x)); p("hardtanh", F.hardtanh(x)); p("relu6", F.relu6(x)); p("clamp", x.clamp(-1, 1))
+p("sm", F.softmax(x, 1)); p("lsm", F.log_softmax(x, 1))
+p("bn", nn.BatchNorm2d(2)(x))
+p("gn", F.group_norm(x, 1))
+p("in", F.instance_norm(x))
+p("norm", F.normalize(x, dim=1))
+p("amax_r", x.amax((2, 3))); p("max_r", x.max(dim=3).values); print(x.max(dim=3).indices.flatten().tolist(), x.argmax(), x.flatten(1).argmax(1))
+p("sort", x.flatten().sort().values); print(x.flatten().argsort().tolist(), x.flatten().topk(3).indices.tolist())
+p("nanmean", x.nanmean((2, 3))); p("nansum", x.nansum((2, 3)))
+print(torch.isfinite(x).all(), torch.isnan(x).any(), x.nan_to_num(0.0, 1e4, -1e4)[0, 1, 0])
+p("cat", torch.cat([x, x.flip(3)], 1)[0, :, 0])
+p("hist", torch.histc(x.nan_to_num(0, 0, 0), bins=4))
+p("mse", F.mse_loss(x, torch.zeros_like(x), reduction="none")[0, 0, 1])
+p("ce", F.cross_entropy(x, torch.zeros(1, 4, 5, dtype=torch.long), reduction="none"))
+p("gs", F.grid_sample(x, torch.rand(1, 3, 3, 2) * 2 - 1, align_corners=False))
+''',
+    'extract': PRELUDE + r'''
+import copy
+torch.manual_seed(0)
+class TinyResNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1, bias=False), nn.BatchNorm2d(8), nn.ReLU(inplace=True))
+        self.layer1 = nn.Sequential(nn.Conv2d(8, 8, 3, 1, 1), nn.ReLU())
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(8, 5)
+    def forward(self, x):
+        x = self.layer1(self.stem(x))
+        return self.fc(torch.flatten(self.avgpool(x), 1))
+m = TinyResNet().eval()
+backbone = nn.Sequential(*list(m.children())[:-1])
+print(backbone)
+x = torch.randn(2, 3, 8, 8)
+with torch.inference_mode():
+    f = backbone(x)
+    print(f.shape, f.requires_grad, f.is_inference(), f.flatten(1)[0].round(decimals=4))
+with torch.no_grad():
+    print(m(x).round(decimals=4), m(x).requires_grad)
+m2 = copy.deepcopy(m)
+print(all(torch.equal(a, b) for a, b in zip(m.state_dict().values(), m2.state_dict().values())), m2.fc.weight is m.fc.weight)
+m.fc = nn.Linear(8, 3)
+print(m.fc, m(x).shape)
+m.fc = nn.Identity(); print(m(x).shape)
+for name, child in m.named_children():
+    print(name, type(child).__name__, sum(p.numel() for p in child.parameters()))
+layers = dict(m.named_modules())
+print(list(layers.keys()))
+print(layers["stem.1"].running_var)
+outs = []
+hook = m.layer1.register_forward_hook(lambda mod, inp, out: outs.append((inp[0].shape, out.shape)))
+m(x); hook.remove(); print(outs)
+t = torch.randn(1, 3, 8, 8, requires_grad=True)
+m.eval(); score = m(t)[0, 2]
+score.backward()
+sal = t.grad.abs().amax(dim=1)
+print(sal.shape, sal[0, 0].round(decimals=4))
+acts = {}; grads = {}
+target = m.layer1[0]
+h1 = target.register_forward_hook(lambda mod, i, o: acts.__setitem__("a", o.detach()))
+h2 = target.register_full_backward_hook(lambda mod, gi, go: grads.__setitem__("g", go[0].detach()))
+t.grad = None
+out = m(t); out[0, 1].backward()
+w = grads["g"].mean(dim=(2, 3), keepdim=True)
+cam = F.relu((w * acts["a"]).sum(1, keepdim=True))
+cam = F.interpolate(cam, size=(8, 8), mode="bilinear", align_corners=False)
+cam = (cam - cam.min()) / (cam.max() - cam.min() + 1e-8)
+print(cam.shape, cam[0, 0, 0].round(decimals=3))
+h1.remove(); h2.remove()
+''',
+    'losses': PRELUDE + r'''
+torch.manual_seed(0)
+pred = torch.randn(2, 3, 4, 4, requires_grad=True)
+tgt = torch.randint(0, 3, (2, 4, 4))
+def lovasz_grad(gt_sorted):
+    p = len(gt_sorted)
+    gts = gt_sorted.sum()
+    intersection = gts - gt_sorted.float().cumsum(0)
+    union = gts + (1 - gt_sorted).float().cumsum(0)
+    jaccard = 1. - intersection / union
+    if p > 1:
+        jaccard[1:p] = jaccard[1:p] - jaccard[0:-1]
+    return jaccard
+probs = pred.softmax(1)
+losses = []
+for c in range(3):
+    fg = (tgt == c).float().flatten()
+    errors = (fg - probs[:, c].flatten()).abs()
+    errors_sorted, perm = torch.sort(errors, 0, descending=True)
+    losses.append(torch.dot(errors_sorted, lovasz_grad(fg[perm])))
+l = torch.stack(losses).mean(); print(l.round(decimals=4), l.grad_fn.name())
+l.backward(); print(pred.grad[0, :, 0, 0].round(decimals=4))
+# tversky
+def tversky(p, t, alpha=0.3, beta=0.7, eps=1.):
+    oh = F.one_hot(t, 3).permute(0, 3, 1, 2).to(p.dtype)
+    tp = (p * oh).sum((0, 2, 3)); fp = (p * (1 - oh)).sum((0, 2, 3)); fn = ((1 - p) * oh).sum((0, 2, 3))
+    return 1 - ((tp + eps) / (tp + alpha * fp + beta * fn + eps)).mean()
+print(tversky(probs, tgt).round(decimals=4))
+# ohem: top-k hardest pixels
+ce = F.cross_entropy(pred, tgt, reduction="none").flatten()
+hard, _ = ce.topk(int(0.25 * ce.numel()))
+print(hard.mean().round(decimals=4), ce.numel())
+# boundary via max_pool trick
+oh = F.one_hot(tgt, 3).permute(0, 3, 1, 2).float()
+boundary = F.max_pool2d(1 - oh, 3, 1, 1) + F.max_pool2d(oh, 3, 1, 1) - 1
+print(boundary.sum((2, 3)))
+# smooth l1 / giou regression
+pb = torch.tensor([[0., 0., 2., 2.], [1., 1., 3., 4.]], requires_grad=True); tb = torch.tensor([[0.5, 0., 2., 2.5], [1., 2., 3., 3.]])
+print(F.smooth_l1_loss(pb, tb, beta=1 / 9), F.huber_loss(pb, tb, delta=0.5, reduction="sum"), F.l1_loss(pb, tb, reduction="none"))
+# KD loss
+s = torch.randn(4, 5); t_ = torch.randn(4, 5); T = 4.0
+kd = F.kl_div(F.log_softmax(s / T, dim=1), F.softmax(t_ / T, dim=1), reduction="batchmean") * T * T
+print(kd.round(decimals=4))
+print(F.kl_div(F.log_softmax(s, 1), F.log_softmax(t_, 1), reduction="batchmean", log_target=True).round(decimals=4))
+# contrastive (SimCLR NT-Xent)
+z = F.normalize(torch.randn(6, 8), dim=1)
+sim = z @ z.t() / 0.5
+sim.fill_diagonal_(-float("inf"))
+labels = torch.arange(6).roll(3)
+print(F.cross_entropy(sim, labels).round(decimals=3))
+print(F.triplet_margin_loss(z[:2], z[2:4], z[4:], margin=0.5), F.cosine_embedding_loss(z[:3], z[3:], torch.tensor([1, -1, 1])))
+''',
+    'printing': PRELUDE + r'''
+torch.manual_seed(0)
+img = torch.randint(0, 256, (3, 40, 40), dtype=torch.uint8)
+print(img)
+print(img.float() / 255)
+print(img[0] > 128)
+print(torch.randn(2, 3, 30, 30).half().to(memory_format=torch.channels_last)[0, 0])
+torch.set_printoptions(precision=2, sci_mode=False, linewidth=120)
+print(torch.randn(4, 6) * 1e-4, torch.tensor([1e-8, 1.0, 1e8]))
+torch.set_printoptions(profile="short"); print(torch.randn(5, 5))
+torch.set_printoptions(threshold=10, edgeitems=1); print(torch.arange(30).view(5, 6))
+torch.set_printoptions(profile="default")
+print(torch.arange(30).view(5, 6), torch.tensor([0.1, 250.0]), torch.tensor([1e-5, 1e5]))
+print(torch.zeros(0, 3, 4, 4), torch.zeros(2, 0, dtype=torch.uint8))
+print(torch.tensor([[[[-0.0, 0.0, float("nan"), -float("inf")]]]]))
+print(torch.randint(0, 2, (2, 3), dtype=torch.bool), torch.tensor([True]))
+print(torch.full((2, 2), 255, dtype=torch.uint8).to(torch.int8), torch.tensor([300]).to(torch.uint8))
+''',
 }
 BUGS = {
     # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check
