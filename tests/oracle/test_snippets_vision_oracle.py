@@ -1866,6 +1866,19 @@ print(torch.tensor([[[[-0.0, 0.0, float("nan"), -float("inf")]]]]))
 print(torch.randint(0, 2, (2, 3), dtype=torch.bool), torch.tensor([True]))
 print(torch.full((2, 2), 255, dtype=torch.uint8).to(torch.int8), torch.tensor([300]).to(torch.uint8))
 ''',
+    'autocast': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2))
+x = torch.randn(2, 3, 6, 6)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    y = m(x)
+    print(y.dtype, m[1](m[0](x)).dtype)
+    loss = F.cross_entropy(y, torch.tensor([0, 1]))
+    print(loss.dtype)
+loss.backward()
+print(m[0].weight.grad.dtype, m[1].weight.grad.dtype, m[1].running_mean.dtype)
+print(y.float().round(decimals=1), round(loss.item(), 1))
+''',
 }
 BUGS = {
     # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check
