@@ -1879,6 +1879,53 @@ loss.backward()
 print(m[0].weight.grad.dtype, m[1].weight.grad.dtype, m[1].running_mean.dtype)
 print(y.float().round(decimals=1), round(loss.item(), 1))
 ''',
+    'detect_misc': PRELUDE + r'''
+torch.manual_seed(0)
+# FPN top-down pathway
+c3, c4, c5 = torch.randn(1, 8, 16, 16), torch.randn(1, 16, 8, 8), torch.randn(1, 32, 4, 4)
+lat = nn.ModuleList([nn.Conv2d(c, 8, 1) for c in (8, 16, 32)])
+p5 = lat[2](c5)
+p4 = lat[1](c4) + F.interpolate(p5, size=c4.shape[-2:], mode="nearest")
+p3 = lat[0](c3) + F.interpolate(p4, scale_factor=2.0, mode="nearest")
+print(p3.shape, p4.shape, p3[0, 0, 0, :4].round(decimals=3))
+# YOLO-style decode
+B, A, G, NC = 1, 3, 4, 2
+out = torch.randn(B, A * (5 + NC), G, G).view(B, A, 5 + NC, G, G).permute(0, 1, 3, 4, 2).contiguous()
+print(out.shape, out.stride())
+gy, gx = torch.meshgrid(torch.arange(G), torch.arange(G), indexing="ij")
+grid = torch.stack((gx, gy), 2).view(1, 1, G, G, 2).float()
+anchors = torch.tensor([[10., 13.], [16., 30.], [33., 23.]]).view(1, A, 1, 1, 2)
+xy = (out[..., :2].sigmoid() + grid) * 8
+wh = out[..., 2:4].exp() * anchors
+conf = out[..., 4:5].sigmoid(); cls = out[..., 5:].sigmoid()
+pred = torch.cat([xy, wh, conf, cls], -1).view(B, -1, 5 + NC)
+print(pred.shape, pred[0, :3].round(decimals=2))
+scores = (pred[..., 4:5] * pred[..., 5:]).max(-1)
+keep = scores.values[0] > 0.2
+print(keep.sum(), scores.indices[0][keep][:5])
+boxes = torch.cat([pred[0, :, :2] - pred[0, :, 2:4] / 2, pred[0, :, :2] + pred[0, :, 2:4] / 2], 1)[keep]
+print(boxes[:3].round(decimals=1), boxes.shape)
+# mosaic-ish letterbox
+img = torch.rand(3, 20, 30)
+r = min(32 / 20, 32 / 30)
+nh, nw = int(round(20 * r)), int(round(30 * r))
+resized = F.interpolate(img[None], size=(nh, nw), mode="bilinear", align_corners=False)[0]
+dw, dh = (32 - nw) / 2, (32 - nh) / 2
+top, bottom = int(round(dh - 0.1)), int(round(dh + 0.1)); left, right = int(round(dw - 0.1)), int(round(dw + 0.1))
+boxed = F.pad(resized, (left, right, top, bottom), value=114 / 255)
+print(r, nh, nw, boxed.shape, boxed[:, 0, 0], top, bottom)
+# ignore region masks / label assignment with argmax over IoU
+ious = torch.rand(5, 3)
+max_iou, gt_idx = ious.max(dim=1)
+labels = torch.full((5,), -1, dtype=torch.long)
+labels[max_iou < 0.3] = 0; labels[max_iou >= 0.5] = 1
+best = ious.argmax(dim=0); labels[best] = 1
+print(max_iou.round(decimals=3), gt_idx, labels)
+pos = torch.where(labels == 1)[0]; neg = torch.where(labels == 0)[0]
+perm = torch.randperm(neg.numel())[:2]
+print(pos, neg[perm])
+print(torch.nonzero(labels == 1, as_tuple=False).squeeze(1), (labels == 1).nonzero().flatten())
+''',
 }
 BUGS = {
     # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check
