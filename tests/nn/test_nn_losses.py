@@ -1,5 +1,6 @@
 """Losses: values against NumPy references, gradients against finite differences, node names
 and torch's errors."""
+import math
 import warnings
 
 import numpy as np
@@ -473,3 +474,15 @@ def test_mean_losses_scale_their_slope_by_the_reciprocal_count_first():
         xt = T(x).requires_grad_()
         (fn(xt, T(t)) * float(g)).backward()
         np.testing.assert_array_equal(xt.grad.numpy(), (slope * norm) * g)
+
+
+@pytest.mark.parametrize("ignore_index, kind", [(1.5, "float"), (True, "bool"), (None, "NoneType")])
+def test_ignore_index_must_be_an_int(ignore_index, kind):
+    x, t = ember.zeros(2, 3), ember.tensor([0, 1])
+    with pytest.raises(TypeError, match=rf"^cross_entropy_loss\(\): argument 'ignore_index' "
+                                        rf"\(position 5\) must be int, not {kind}$"):
+        F.cross_entropy(x, t, ignore_index=ignore_index)
+    with pytest.raises(TypeError, match=rf"^nll_loss_nd\(\): argument 'ignore_index' "
+                                        rf"\(position 5\) must be int, not {kind}$"):
+        F.nll_loss(x, t, ignore_index=ignore_index)
+    assert F.cross_entropy(x, t, ignore_index=1).item() == pytest.approx(math.log(3))

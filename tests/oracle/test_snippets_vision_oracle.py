@@ -1926,6 +1926,83 @@ perm = torch.randperm(neg.numel())[:2]
 print(pos, neg[perm])
 print(torch.nonzero(labels == 1, as_tuple=False).squeeze(1), (labels == 1).nonzero().flatten())
 ''',
+    'arg_errors': PRELUDE + r'''
+x = torch.rand(1, 3, 4, 4)
+def t(f):
+    try:
+        r = f(); print("ok", tuple(r.shape) if hasattr(r, "shape") else r)
+    except Exception as e:
+        print(type(e).__name__, str(e)[:200])
+t(lambda: F.interpolate(x, scale_factor=(2, 2, 2)))
+t(lambda: F.interpolate(x, size=(4,)))
+t(lambda: F.interpolate(x, size=4.5))
+t(lambda: F.interpolate(x, scale_factor=-1))
+t(lambda: F.interpolate(x, scale_factor=0))
+t(lambda: F.interpolate(x, size=(0, 4)))
+t(lambda: F.interpolate(x, size=[4, 4], scale_factor=None, mode="bilinear", antialias=True, align_corners=True))
+t(lambda: F.interpolate(x, scale_factor=2, mode="area", antialias=True))
+t(lambda: F.interpolate(x, size=torch.Size([5, 5])))
+t(lambda: F.interpolate(x, size=(torch.tensor(5), 5)))
+t(lambda: nn.Upsample(scale_factor=2)(x[0, 0]))
+t(lambda: nn.Upsample()(x))
+t(lambda: F.pad(x, [1.5, 1]))
+t(lambda: F.pad(x, (1,)))
+t(lambda: F.pad(x, (-5, 0)))
+t(lambda: F.pad(x, (1, 1), mode="reflect", value=2))
+t(lambda: F.pad(x[0, 0, 0], (1, 1), mode="replicate"))
+t(lambda: F.pad(x, (5, 5, 5, 5), mode="circular"))
+t(lambda: F.grid_sample(x, torch.rand(1, 2, 2, 2), align_corners=None))
+t(lambda: F.grid_sample(x, torch.rand(1, 2, 2, 2).double()))
+t(lambda: F.grid_sample(x.int(), torch.rand(1, 2, 2, 2)))
+t(lambda: F.grid_sample(x, torch.rand(1, 2, 2)))
+t(lambda: F.affine_grid(torch.rand(1, 2, 3), [1, 3, 4, 4, 4]))
+t(lambda: F.affine_grid(torch.rand(1, 2, 3).int(), [1, 3, 4, 4]))
+t(lambda: F.affine_grid(torch.rand(1, 2, 3), [1, 3, 1, 4], align_corners=True))
+t(lambda: F.max_pool2d(x, (2, 2, 2)))
+t(lambda: F.max_pool2d(x, 2, padding=(1, 1, 1)))
+t(lambda: F.avg_pool2d(x, 2, divisor_override=0))
+t(lambda: F.adaptive_avg_pool2d(x, (2, 2, 2)))
+t(lambda: F.adaptive_avg_pool2d(x, -1))
+t(lambda: F.max_unpool2d(x, torch.zeros_like(x, dtype=torch.long), 2, output_size=(3,)))
+t(lambda: F.unfold(x, 5))
+t(lambda: F.unfold(x, 2, dilation=0))
+t(lambda: F.fold(torch.rand(1, 12, 4), (3, 3), 2))
+t(lambda: F.pixel_unshuffle(x, 3))
+t(lambda: F.pixel_shuffle(x, 0))
+t(lambda: nn.Conv2d(3, 4, 0))
+t(lambda: nn.Conv2d(3, 4, 3, stride=0)(x))
+t(lambda: nn.Conv2d(0, 4, 3))
+t(lambda: nn.Conv2d(3, 4, 3, groups=0))
+t(lambda: nn.ConvTranspose2d(3, 4, 3, stride=1, output_padding=1)(x))
+t(lambda: nn.BatchNorm2d(0))
+t(lambda: nn.GroupNorm(4, 6))
+t(lambda: F.group_norm(x, 2))
+t(lambda: F.layer_norm(x, (3, 4)))
+t(lambda: nn.Dropout2d(-0.1))
+t(lambda: F.dropout2d(x, 2.0))
+t(lambda: F.one_hot(torch.tensor([1.0])))
+t(lambda: torch.flip(x, []))
+t(lambda: torch.rot90(x, 1, (2, 3, 1)))
+t(lambda: x.permute(0, 1, 2))
+t(lambda: torch.histc(x, bins=-1))
+t(lambda: F.cross_entropy(x, torch.zeros(1, 4, 4, dtype=torch.long), ignore_index=1.5))
+t(lambda: F.cross_entropy(x, torch.zeros(1, 4, 4, dtype=torch.long), label_smoothing=1.5))
+''',
+    'arg_errors2': PRELUDE + r'''
+x = torch.rand(1, 3, 4, 4)
+def t(f):
+    try:
+        r = f(); print("ok", tuple(r.shape) if hasattr(r, "shape") else r)
+    except Exception as e:
+        print(type(e).__name__, str(e)[:200])
+y = torch.rand(2, 3)
+for ii in (1.5, True, None, torch.tensor(1.5), -100, 2):
+    t(lambda: F.cross_entropy(y, torch.tensor([0, 1]), ignore_index=ii))
+    t(lambda: F.nll_loss(y.log_softmax(1), torch.tensor([0, 1]), ignore_index=ii))
+    t(lambda: nn.CrossEntropyLoss(ignore_index=ii)(y, torch.tensor([0, 1])))
+t(lambda: F.cross_entropy(y, torch.rand(2, 3), ignore_index=0.5))
+t(lambda: F.cross_entropy(y, torch.tensor([0, 1]), ignore_index=1.5, label_smoothing=2.0))
+''',
 }
 BUGS = {
     # (torch's nll_loss2d refuses a uint8 target with the kernel's dtype check; the check
