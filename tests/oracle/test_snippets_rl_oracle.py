@@ -2718,19 +2718,15 @@ print(torch.autograd.functional.hessian(lambda x: (x ** 3).sum(), torch.tensor([
 print(torch.autograd.functional.vjp(lambda x: x.exp(), torch.tensor([0., 1.]), torch.tensor([1., 1.])))
 print(torch.autograd.functional.hvp(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0])))
 ''',
-}
-
-BUGS = {
-    'dot_blas_order': (
-        "torch.dot of float32 vectors adds in MKL's order; ember's dot and matmul add in "
-        "OpenBLAS's (README), so a discounted return taken with a dot product differs from "
-        "torch's in the last bits",
-        r'''
+    'discounted_return_by_dot': r'''
 torch.manual_seed(0)
 r = torch.randn(64)[:16] * 3
 disc = torch.tensor([0.99 ** i for i in range(16)])
 print(torch.dot(disc, r).item(), (disc @ r).item())
-'''),
+''',
+}
+
+BUGS = {
     'signed_zero_ties': (
         "which of +0 and -0 a max/min/amax/maximum returns follows torch's kernels (the "
         "scalar std::max keeps the first, a vector max the second lane's, so the answer "
