@@ -306,3 +306,13 @@ def test_layer_norm_bias_gradient_of_one_element_rows_is_torchs(threads, n_threa
     x = ember.arange(float(rows)).reshape(rows, 1).requires_grad_()
     ln(x).backward((ember.arange(float(rows)).reshape(rows, 1) * 0.731) % 2 - 0.93)
     assert ln.bias.grad.tolist() == [want]
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_layer_norm_of_no_rows_has_zero_parameter_gradients(threads, n_threads):
+    threads(n_threads)
+    ln = ember.nn.LayerNorm(3)
+    x = ember.zeros(0, 3, requires_grad=True)
+    ln(x).sum().backward()
+    assert x.grad.shape == (0, 3)
+    assert ln.weight.grad.tolist() == [0.0] * 3 and ln.bias.grad.tolist() == [0.0] * 3

@@ -234,7 +234,7 @@ def thread_sums(terms):
             np.add.reduce(runs, axis=1)
         buffers += _F32(0)      # (from +0, as a thread's buffer starts)
     else:
-        buffers = np.zeros(runs[:, 0].shape, _F32)
+        buffers = np.zeros((runs.shape[0], runs.shape[2]), _F32)
         for step in np.ascontiguousarray(runs.transpose(1, 0, 2)):
             # (the sum in float64, rounded to float32 as it is written: one call a step)
             np.add(step, buffers, out=buffers, casting="unsafe")
