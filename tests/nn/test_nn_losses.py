@@ -486,3 +486,17 @@ def test_ignore_index_must_be_an_int(ignore_index, kind):
                                         rf"\(position 5\) must be int, not {kind}$"):
         F.nll_loss(x, t, ignore_index=ignore_index)
     assert F.cross_entropy(x, t, ignore_index=1).item() == pytest.approx(math.log(3))
+
+
+@pytest.mark.parametrize("ignore_index", [ember.tensor(1), ember.tensor([1]),
+                                          ember.tensor([[1]], dtype=ember.uint8)])
+def test_ignore_index_takes_an_integer_tensor_of_one_element(ignore_index):
+    # (torch's ignore_index is a SymInt: any one-element integer tensor reads as its value)
+    x = ember.log_softmax(ember.tensor([[1., 2., 3.], [0., 0., 1.]]), 1)
+    t = ember.tensor([0, 1])
+    want = -x[0, 0].item()                  # the second row ignored
+    assert F.nll_loss(x, t, ignore_index=ignore_index).item() == want
+    assert F.cross_entropy(x, t, ignore_index=ignore_index).item() == pytest.approx(want)
+    with pytest.raises(TypeError, match=r"^nll_loss_nd\(\): argument 'ignore_index' "
+                                        r"\(position 5\) must be int, not Tensor$"):
+        F.nll_loss(x, t, ignore_index=ember.tensor([1, 2]))

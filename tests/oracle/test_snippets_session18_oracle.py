@@ -65,6 +65,14 @@ print([type(f).__name__ for f, _ in r.grad_fn.next_functions])
 dot = r.grad_fn.next_functions[0][0]
 print(dot._saved_self.shape, dot._saved_tensor.shape)
 '''
+PROGRAMS['ignore_index_of_one_element_tensors'] = r'''
+torch.manual_seed(0)
+x = torch.randn(4, 3); t = torch.tensor([0, 1, 2, 1])
+for ii in (torch.tensor(1), torch.tensor([1]), torch.tensor([[1]]), torch.tensor([1], dtype=torch.uint8), torch.tensor([1, 2]), torch.tensor(1.0), 1.0, True, -100):
+    for f in (lambda: torch.nn.functional.cross_entropy(x, t, ignore_index=ii), lambda: torch.nn.functional.nll_loss(x, t, ignore_index=ii), lambda: torch.nn.CrossEntropyLoss(ignore_index=ii)(x, t), lambda: torch.nn.functional.cross_entropy(x.unsqueeze(-1), t.unsqueeze(-1), ignore_index=ii, reduction='none')):
+        try: print(f())
+        except Exception as e: print(type(e).__name__, e)
+'''
 PROGRAMS['transformer_layer_norm_gradients'] = r'''
 torch.manual_seed(0)
 layer = torch.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0,

@@ -54,6 +54,16 @@ def check_int(name, arg, position, value):
         raise not_a_tensor(name, arg, position, value, "int", by_position=True)
 
 
+def symint_argument(name, arg, position, value):
+    """`value` as an int for a `SymInt` parameter (`ignore_index`): as an int parameter, and
+    also an integer tensor of one element of any shape (torch reads it through __index__);
+    torch's TypeError for anything else."""
+    if isinstance(value, Tensor) and value.numel() == 1 and value._data.dtype.kind in "iu":
+        return int(value.item())
+    check_int(name, arg, position, value)
+    return int(value)
+
+
 def check_ints(name, arg, position, value):
     """torch's TypeError for an `int[]` parameter (`kernel_size`, `stride`...) given anything
     but an int or a sequence of ints, in its words: a wrong first element is "found element

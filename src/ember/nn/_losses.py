@@ -13,7 +13,7 @@ from . import _loss_ops, _nll_ops
 from ._distance import pairwise_distance
 from ._loss_ops import _shape_text
 from ._loss_ops import check_reduction as _check_reduction
-from ._argument_types import attribute_error, check_int, tensors
+from ._argument_types import attribute_error, symint_argument, tensors
 from .._ops.argument_errors import parser_error
 from .. import _warn
 
@@ -110,7 +110,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     _check_reduction(reduction)
     if not isinstance(target, Tensor):
         tensors("nll_loss_nd", (1, "self", input, False), (2, "target", target, False))
-    check_int("nll_loss_nd", "ignore_index", 5, ignore_index)
+    ignore_index = symint_argument("nll_loss_nd", "ignore_index", 5, ignore_index)
     return _nll_ops.nll_loss(input, target, weight, ignore_index, reduction)
 
 
@@ -120,7 +120,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     class indices or class probabilities."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    check_int("cross_entropy_loss", "ignore_index", 5, ignore_index)
+    ignore_index = symint_argument("cross_entropy_loss", "ignore_index", 5, ignore_index)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
