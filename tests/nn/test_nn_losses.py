@@ -500,3 +500,17 @@ def test_ignore_index_takes_an_integer_tensor_of_one_element(ignore_index):
     with pytest.raises(TypeError, match=r"^nll_loss_nd\(\): argument 'ignore_index' "
                                         r"\(position 5\) must be int, not Tensor$"):
         F.nll_loss(x, t, ignore_index=ember.tensor([1, 2]))
+
+
+def test_a_byte_target_of_a_spatial_loss_is_refused():
+    # torch 2.13: 2-D inputs take uint8 class indices; its spatial kernel reads the target as
+    # int64 and refuses them (an empty batch reads nothing: nan)
+    x = ember.zeros(2, 3, 4, 4)
+    t = ember.zeros(2, 4, 4, dtype=ember.uint8)
+    for fn in (F.nll_loss, F.cross_entropy):
+        with pytest.raises(RuntimeError, match="^expected scalar type Long but found Byte$"):
+            fn(x, t)
+        with pytest.raises(RuntimeError, match="^expected scalar type Long but found Byte$"):
+            fn(x.view(2, 3, 16), t.view(2, 16))
+    assert F.nll_loss(x[:0], t[:0]).isnan().item()
+    assert F.cross_entropy(x[:, :, 0, 0], t[:, 0, 0]).item() == pytest.approx(math.log(3))

@@ -112,6 +112,8 @@ def _check_nll_shapes(input, target, weight):
         raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes "
                            f"or no classes but got weight tensor of shape: "
                            f"{_shape_text(weight.shape)}")
+    if ndim > 2 and t.dtype.name == "uint8" and t.size:  # (the 4-D kernel reads it as int64)
+        raise RuntimeError("expected scalar type Long but found Byte")
     return n_classes
 
 
