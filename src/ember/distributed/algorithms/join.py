@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from .. import _group
 from .._collectives import all_reduce
+from .._reduce_op import ReduceOp
 
 __all__ = ["JoinHook", "Joinable", "Join"]
 
@@ -136,7 +137,7 @@ class Join:
             hook.post_hook(is_last_joiner)
 
     def _count(self, value):
-        return _all_reduced(value, self._device, self._process_group)
+        return reduced_number(value, self._process_group, self._device)
 
     @staticmethod
     def notify_join_context(joinable):
@@ -153,15 +154,16 @@ class Join:
         from ..._creation import ones
         device, group = joinable.join_device, joinable.join_process_group
         work = all_reduce(ones(1, device=device), group=group, async_op=True)
-        if config.throw_on_early_termination and _all_reduced(0, device, group):
+        if config.throw_on_early_termination and reduced_number(0, group, device):
             raise RuntimeError("Detected at least one rank that exhausted inputs. Throwing "
                                "across all ranks.")
         return work
 
 
-def _all_reduced(value, device, group):
-    """The sum over the group of every process's `value`, as a Python number."""
+def reduced_number(value, group, device=None, op=ReduceOp.SUM):
+    """Every process's number `value` reduced over the group with `op` (default: summed), as
+    a Python number (the joined and the running processes' small agreements)."""
     from ..._creation import full
     flag = full((1,), float(value), device=device)
-    all_reduce(flag, group=group)
+    all_reduce(flag, op=op, group=group)
     return flag.item()

@@ -31,7 +31,7 @@ from ..._tensor import Tensor
 from ..._tensor_data import tensor
 from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ...autograd.graph import AccumulateGrad
-from ...distributed.algorithms.join import Join, Joinable, JoinHook
+from ...distributed.algorithms.join import Join, Joinable, JoinHook, reduced_number
 from ..modules.module import Module
 
 __all__ = ["DistributedDataParallel"]
@@ -95,13 +95,6 @@ def _reached_leaves(outputs):
             found.add(id(node.variable))
         stack.extend(n for n, _ in node.next_functions)
     return found | leaves
-
-
-def _summed(value, group, op=dist.ReduceOp.SUM):
-    """`value` (a number) reduced over the group with `op`, as a Python int."""
-    t = tensor([value])
-    dist.all_reduce(t, op=op, group=group)
-    return t.item()
 
 
 class DistributedDataParallel(Module, Joinable):
@@ -216,7 +209,8 @@ class DistributedDataParallel(Module, Joinable):
     def _common_rank(self, candidate):
         """The highest group rank among the processes for which `candidate` is true."""
         group = self.process_group
-        return _summed(dist.get_rank(group) if candidate else -1, group, dist.ReduceOp.MAX)
+        return int(reduced_number(dist.get_rank(group) if candidate else -1, group,
+                                  op=dist.ReduceOp.MAX))
 
     def _sync_buffers(self, running=True):
         """Every process takes the buffers of group rank 0, or inside join() those of the
@@ -237,7 +231,7 @@ class DistributedDataParallel(Module, Joinable):
             self._sync_buffers()
         sync = is_grad_enabled() and self.require_backward_grad_sync
         if joining:
-            _summed(int(sync), self.process_group)     # (tells the joined processes)
+            reduced_number(int(sync), self.process_group)     # (tells the joined ones)
         outputs = self.module(*inputs, **kwargs)
         self._waiting, self._ticked = set(), False
         if sync:
@@ -318,7 +312,7 @@ class _DDPJoinHook(JoinHook):
         ddp = self.ddp
         if ddp._syncs_buffers():
             ddp._sync_buffers(running=False)
-        if not _summed(0, ddp.process_group):       # no running process reduces gradients
+        if not reduced_number(0, ddp.process_group):    # no running process reduces
             return
         params, zeros = ddp._reduced_gradients(joined=True)
         for _ in _bucketed(zeros, lambda flat: dist.all_reduce(flat, group=ddp.process_group)):
